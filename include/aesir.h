@@ -1,0 +1,377 @@
+/*
+ * aesir.h -- the one public header of libaesir.
+ *
+ * aesir is AES (FIPS-197, 128-, 192- and 256-bit keys) with every serious
+ * software technique side by side behind one API ("engines"), and the block
+ * cipher modes of NIST SP 800-38A written once on top of them.
+ *
+ * Conventions
+ *   - Every function that can fail returns an int: AESIR_OK (0) or a negative
+ *     AESIR_E_* code; aesir_strerror() turns a code into a message.
+ *   - No function allocates memory. Contexts are opaque, fixed-size structs
+ *     the caller places where it likes (stack, heap, static).
+ *   - Buffers need no alignment. Input and output may be the same buffer
+ *     (in-place); partially overlapping buffers are not supported.
+ *   - Nothing is written to an output buffer when a function fails, except
+ *     where a function says otherwise.
+ *   - A key context must not be modified while another thread uses it; a
+ *     key context that is only read may be shared between threads.
+ *
+ * Constant time: engines flagged AESIR_ENGINE_CONSTANT_TIME have no branch
+ * and no memory index that depends on the key or the data. The others
+ * (ref, ref-otf, ttable) use table look-ups indexed by secret bytes and leak
+ * through the cache; they are never chosen by default while a constant-time
+ * engine exists, only when asked for by name. Until the constant-time
+ * engines land, this build has none, and the default is not constant-time:
+ * aesir_engine_flags() of the default says so.
+ */
+#ifndef AESIR_H
+#define AESIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define AESIR_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define AESIR_WARN_UNUSED
+#endif
+
+/* Symbols of the shared library; everything else in it is hidden. */
+#if defined(__GNUC__) || defined(__clang__)
+#define AESIR_API __attribute__((visibility("default")))
+#else
+#define AESIR_API
+#endif
+
+#ifdef __cplusplus
+#define AESIR_ALIGNAS(n) alignas(n)
+#else
+#define AESIR_ALIGNAS(n) _Alignas(n)
+#endif
+
+#define AESIR_VERSION "0.1.0"
+#define AESIR_BLOCK_SIZE 16
+
+/* ---------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------- */
+
+enum {
+    AESIR_OK = 0,
+    AESIR_E_KEY_LENGTH = -1,        /* key is not 16, 24 or 32 bytes */
+    AESIR_E_IV_LENGTH = -2,         /* IV/nonce of the wrong length */
+    AESIR_E_PADDING = -3,           /* invalid padding on decryption */
+    AESIR_E_OUTPUT_SIZE = -4,       /* output buffer too small */
+    AESIR_E_COUNTER_OVERFLOW = -5,  /* CTR counter would wrap */
+    AESIR_E_INPUT_LENGTH = -6,      /* length not a multiple of the block */
+    AESIR_E_ENGINE_UNKNOWN = -7,    /* no engine of that name in the build */
+    AESIR_E_ENGINE_UNAVAILABLE = -8,/* engine known, but not on this CPU */
+    AESIR_E_ARGUMENT = -9,          /* NULL pointer or invalid option */
+    AESIR_E_STATE = -10,            /* context not initialised, finished, or
+                                       keyed for the other direction */
+    AESIR_E_SELFTEST = -11          /* an engine failed its known-answer test */
+};
+
+/*
+ * aesir_strerror -- a short English message for an AESIR_* code. Never
+ * returns NULL; unknown codes get "unknown error".
+ */
+AESIR_API const char *aesir_strerror(int err);
+
+/* aesir_version -- the library's version string, e.g. "0.1.0". */
+AESIR_API const char *aesir_version(void);
+
+/* ---------------------------------------------------------------------
+ * Engines
+ *
+ * An engine is one implementation technique of the AES block function.
+ * Engines are numbered 0 .. aesir_engine_count()-1 in a fixed order.
+ * ------------------------------------------------------------------- */
+
+#define AESIR_ENGINE_CONSTANT_TIME 1u /* no secret-dependent branch/index */
+#define AESIR_ENGINE_HARDWARE 2u      /* uses AES instructions */
+#define AESIR_ENGINE_AVAILABLE 4u     /* this CPU and build can run it */
+
+/* aesir_engine_count -- number of engines compiled into this build. */
+AESIR_API size_t aesir_engine_count(void);
+
+/* aesir_engine_name -- name of engine i ("ref", "ttable", ...), or NULL
+ * when i is out of range. */
+AESIR_API const char *aesir_engine_name(size_t i);
+
+/* aesir_engine_description -- one line saying what engine i is, or NULL
+ * when i is out of range. */
+AESIR_API const char *aesir_engine_description(size_t i);
+
+/* aesir_engine_flags -- AESIR_ENGINE_* bits of engine i; 0 when i is out
+ * of range. */
+AESIR_API unsigned aesir_engine_flags(size_t i);
+
+/* aesir_engine_find -- index of the engine called name, or -1. */
+AESIR_API int aesir_engine_find(const char *name);
+
+/*
+ * aesir_engine_default -- name of the engine used when the caller does not
+ * choose: the value of the environment variable AESIR_ENGINE when it names
+ * an available engine, else the fastest available constant-time engine,
+ * else (in a build without one) the fastest available engine. Read once,
+ * on first use. Never NULL.
+ */
+AESIR_API const char *aesir_engine_default(void);
+
+/*
+ * aesir_engine_selftest -- runs the known-answer tests (FIPS-197 appendix
+ * C, all key sizes, both directions, one- and many-block paths) on the
+ * engine called name. Returns AESIR_OK, AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE or AESIR_E_SELFTEST.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_engine_selftest(const char *name);
+
+/* ---------------------------------------------------------------------
+ * Block cipher: key contexts
+ * ------------------------------------------------------------------- */
+
+/*
+ * aesir_aes -- an expanded AES key for one engine. Opaque; its size is
+ * fixed for every engine (the largest engine's round keys fit). Clear it
+ * with aesir_aes_clear() when done: that wipes the key material.
+ */
+typedef struct aesir_aes {
+    AESIR_ALIGNAS(64) unsigned char opaque[4096];
+} aesir_aes;
+
+/* Directions, for aesir_aes_init_ex() and aesir_cipher_init(). */
+#define AESIR_ENCRYPT 1u
+#define AESIR_DECRYPT 2u
+
+/*
+ * aesir_aes_init -- expands key (key_len = 16, 24 or 32 bytes) for both
+ * directions with the default engine. Errors: AESIR_E_KEY_LENGTH,
+ * AESIR_E_ARGUMENT (NULL pointer), AESIR_E_SELFTEST (the default engine
+ * failed its known-answer test). On error ctx is left cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_aes_init(aesir_aes *ctx, const uint8_t *key,
+                                     size_t key_len);
+
+/*
+ * aesir_aes_init_ex -- as aesir_aes_init(), with the engine chosen by name
+ * (NULL: the default) and the directions to prepare (AESIR_ENCRYPT,
+ * AESIR_DECRYPT or both; CTR, CFB and OFB need only AESIR_ENCRYPT, which
+ * saves the decryption key schedule). Further errors:
+ * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT
+ * (dirs is 0 or has other bits).
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key,
+                                        size_t key_len, const char *engine,
+                                        unsigned dirs);
+
+/* aesir_aes_engine -- name of the engine ctx uses, or NULL when ctx is
+ * not initialised. */
+AESIR_API const char *aesir_aes_engine(const aesir_aes *ctx);
+
+/* aesir_aes_key_bits -- 128, 192 or 256; 0 when ctx is not initialised. */
+AESIR_API unsigned aesir_aes_key_bits(const aesir_aes *ctx);
+
+/*
+ * aesir_aes_encrypt_blocks / aesir_aes_decrypt_blocks -- the raw block
+ * cipher on n consecutive 16-byte blocks (ECB without padding). Errors:
+ * AESIR_E_STATE (ctx not initialised, or not for that direction),
+ * AESIR_E_ARGUMENT.
+ */
+AESIR_API int aesir_aes_encrypt_blocks(const aesir_aes *ctx, uint8_t *out,
+                             const uint8_t *in, size_t nblocks);
+AESIR_API AESIR_WARN_UNUSED int aesir_aes_decrypt_blocks(const aesir_aes *ctx,
+                                               uint8_t *out, const uint8_t *in,
+                                               size_t nblocks);
+
+/* aesir_aes_encrypt_block / aesir_aes_decrypt_block -- one block. */
+AESIR_API int aesir_aes_encrypt_block(const aesir_aes *ctx, uint8_t out[16],
+                            const uint8_t in[16]);
+AESIR_API AESIR_WARN_UNUSED int aesir_aes_decrypt_block(const aesir_aes *ctx,
+                                              uint8_t out[16],
+                                              const uint8_t in[16]);
+
+/* aesir_aes_clear -- wipes ctx (round keys included). Safe on a cleared
+ * or never-initialised context. */
+AESIR_API void aesir_aes_clear(aesir_aes *ctx);
+
+/* ---------------------------------------------------------------------
+ * Modes of operation (NIST SP 800-38A)
+ * ------------------------------------------------------------------- */
+
+typedef enum aesir_mode {
+    AESIR_MODE_ECB = 1,
+    AESIR_MODE_CBC = 2,
+    AESIR_MODE_CFB128 = 3,
+    AESIR_MODE_CFB8 = 4,
+    AESIR_MODE_CFB1 = 5,
+    AESIR_MODE_OFB = 6,
+    AESIR_MODE_CTR = 7
+} aesir_mode;
+
+/*
+ * Padding, for ECB and CBC (the option argument of aesir_cipher_init()).
+ *
+ * AESIR_PAD_NONE  -- input must be a multiple of 16 bytes, else
+ *                    AESIR_E_INPUT_LENGTH.
+ * AESIR_PAD_PKCS7 -- PKCS#7 (RFC 5652 section 6.3): 1..16 bytes, each equal
+ *                    to the pad length, always added. Decryption checks
+ *                    every pad byte in constant time and returns
+ *                    AESIR_E_PADDING, with no plaintext, when it is wrong.
+ *                    (Padding errors are an oracle if an attacker can
+ *                    submit ciphertexts and observe the outcome; use an
+ *                    AEAD mode against active attackers.)
+ * AESIR_PAD_ZERO  -- 0..15 zero bytes fill the last block (none when the
+ *                    input is already a multiple of 16). Decryption cannot
+ *                    know the true length: it returns every byte,
+ *                    trailing zeros included, and the caller must know the
+ *                    length by other means. Plaintexts that end in zero
+ *                    bytes do not survive a round trip unchanged in length.
+ */
+#define AESIR_PAD_NONE 0u
+#define AESIR_PAD_PKCS7 1u
+#define AESIR_PAD_ZERO 2u
+
+/*
+ * aesir_cipher -- incremental state of one message in one mode. Opaque,
+ * fixed size. It keeps a pointer to the key context: the key must outlive
+ * the cipher context and must not be cleared while it is in use.
+ */
+typedef struct aesir_cipher {
+    AESIR_ALIGNAS(16) unsigned char opaque[192];
+} aesir_cipher;
+
+/*
+ * aesir_cipher_init -- starts a message.
+ *   key:     a key context initialised for the direction needed (CBC and
+ *            ECB decryption need AESIR_DECRYPT; every other case needs
+ *            AESIR_ENCRYPT).
+ *   mode:    AESIR_MODE_*.
+ *   dir:     AESIR_ENCRYPT or AESIR_DECRYPT.
+ *   iv:      16 bytes (iv_len = 16) for every mode but ECB, which takes
+ *            none (iv = NULL, iv_len = 0). For CTR, the initial counter
+ *            block.
+ *   option:  ECB/CBC: AESIR_PAD_*. CTR: the counter width in bits, 32, 64
+ *            or 128 (0 means 128): the low `option` bits of the counter
+ *            block, read big-endian, are the counter; the bits above never
+ *            change. Other modes: 0.
+ * Errors: AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH, AESIR_E_STATE.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cipher_init(aesir_cipher *c, const aesir_aes *key,
+                                        aesir_mode mode, unsigned dir,
+                                        const uint8_t *iv, size_t iv_len,
+                                        unsigned option);
+
+/*
+ * aesir_cipher_update -- processes in_len bytes (any length, any split).
+ * Writes *out_len bytes to out, at most aesir_cipher_update_size(c,
+ * in_len). For CFB128, CFB8, CFB1, OFB and CTR the output is exactly
+ * in_len bytes (CFB1 works on whole bytes here, 8 segments of one bit per
+ * byte, most significant bit first; see aesir_cfb1_encrypt for bit
+ * lengths). For ECB and CBC, output lags behind input by up to one block
+ * (two when decrypting with PKCS#7 padding, whose last block is held back
+ * until final).
+ * Errors: AESIR_E_OUTPUT_SIZE (out_cap too small; nothing is consumed),
+ * AESIR_E_COUNTER_OVERFLOW (CTR: the counter would wrap within this call;
+ * nothing is consumed and the context stays usable for shorter input),
+ * AESIR_E_STATE, AESIR_E_ARGUMENT.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cipher_update(aesir_cipher *c, uint8_t *out,
+                                          size_t out_cap, size_t *out_len,
+                                          const uint8_t *in, size_t in_len);
+
+/*
+ * aesir_cipher_final -- finishes the message: writes the last block(s) for
+ * ECB/CBC (padding added or checked and removed), nothing for the other
+ * modes, then wipes the context. At most 32 bytes are written.
+ * Errors: AESIR_E_INPUT_LENGTH (no padding and input not a multiple of
+ * 16; or a decryption whose total input is not), AESIR_E_PADDING (nothing
+ * is written), AESIR_E_OUTPUT_SIZE (the context stays usable: call again
+ * with a larger buffer), AESIR_E_STATE. Any error other than
+ * AESIR_E_OUTPUT_SIZE wipes the context.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cipher_final(aesir_cipher *c, uint8_t *out,
+                                         size_t out_cap, size_t *out_len);
+
+/* aesir_cipher_update_size -- the most bytes aesir_cipher_update() can
+ * write for in_len more input bytes (0 for an uninitialised context). */
+AESIR_API size_t aesir_cipher_update_size(const aesir_cipher *c, size_t in_len);
+
+/* aesir_cipher_clear -- wipes c without finishing; safe on any context. */
+AESIR_API void aesir_cipher_clear(aesir_cipher *c);
+
+/*
+ * One-shot functions. Each is exactly aesir_cipher_init + update + final
+ * on the whole input, so the errors are those above. For ECB and CBC,
+ * out_cap is the size of out; the output length is written to *out_len
+ * (encryption with AESIR_PAD_PKCS7 needs in_len rounded up to the next
+ * multiple of 16, plus 16 when in_len is already one). On any error
+ * nothing is reported written: *out_len is 0 and out is wiped of any
+ * partial plaintext.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding,
+                                        uint8_t *out, size_t out_cap,
+                                        size_t *out_len, const uint8_t *in,
+                                        size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding,
+                                        uint8_t *out, size_t out_cap,
+                                        size_t *out_len, const uint8_t *in,
+                                        size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cbc_encrypt(const aesir_aes *key,
+                                        const uint8_t iv[16], unsigned padding,
+                                        uint8_t *out, size_t out_cap,
+                                        size_t *out_len, const uint8_t *in,
+                                        size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cbc_decrypt(const aesir_aes *key,
+                                        const uint8_t iv[16], unsigned padding,
+                                        uint8_t *out, size_t out_cap,
+                                        size_t *out_len, const uint8_t *in,
+                                        size_t in_len);
+
+/* Stream-like modes: out receives exactly len bytes. */
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb128_encrypt(const aesir_aes *key,
+                                           const uint8_t iv[16], uint8_t *out,
+                                           const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb128_decrypt(const aesir_aes *key,
+                                           const uint8_t iv[16], uint8_t *out,
+                                           const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_encrypt(const aesir_aes *key,
+                                         const uint8_t iv[16], uint8_t *out,
+                                         const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_decrypt(const aesir_aes *key,
+                                         const uint8_t iv[16], uint8_t *out,
+                                         const uint8_t *in, size_t len);
+/*
+ * aesir_cfb1_encrypt / aesir_cfb1_decrypt -- CFB with 1-bit segments on a
+ * message of nbits bits, packed most significant bit first: bit i is bit
+ * (7 - i % 8) of byte i / 8. The output has the same packing; the unused
+ * low bits of a last partial byte are set to zero.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb1_encrypt(const aesir_aes *key,
+                                         const uint8_t iv[16], uint8_t *out,
+                                         const uint8_t *in, size_t nbits);
+AESIR_API AESIR_WARN_UNUSED int aesir_cfb1_decrypt(const aesir_aes *key,
+                                         const uint8_t iv[16], uint8_t *out,
+                                         const uint8_t *in, size_t nbits);
+/* aesir_ofb_crypt -- OFB; the same function encrypts and decrypts. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ofb_crypt(const aesir_aes *key,
+                                      const uint8_t iv[16], uint8_t *out,
+                                      const uint8_t *in, size_t len);
+/* aesir_ctr_crypt -- CTR; counter_bits is 32, 64 or 128 (see
+ * aesir_cipher_init). AESIR_E_COUNTER_OVERFLOW when len bytes need more
+ * counter values than remain before the counter would wrap. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ctr_crypt(const aesir_aes *key,
+                                      const uint8_t iv[16],
+                                      unsigned counter_bits, uint8_t *out,
+                                      const uint8_t *in, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AESIR_H */

@@ -1,0 +1,144 @@
+/*
+ * internal.h -- what the layers of libaesir share and callers never see:
+ * the engine interface, the layout behind the opaque aesir_aes context,
+ * and small helpers (endian load/store, wiping, constant-time compare).
+ *
+ * An engine is one AES technique on one ISA. It provides key expansion for
+ * each direction in its own round-key layout and bulk ECB on n full
+ * blocks; everything else is an optional fused fast path that the modes in
+ * src/modes/ use when present and replace with generic code built on bulk
+ * ECB when NULL. Engines never see partial blocks, never allocate, and
+ * never keep state between calls.
+ */
+#ifndef AESIR_INTERNAL_H
+#define AESIR_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "aesir.h"
+
+/* Bytes of round-key storage per direction. The largest layout in the
+ * plan (bitsliced AES-256: 15 round keys of 8 64-bit words) is 960. */
+#define AESIR_RK_BYTES 1984
+
+/* Engine properties (same bits as the public AESIR_ENGINE_* flags). */
+#define ENGINE_CT AESIR_ENGINE_CONSTANT_TIME
+#define ENGINE_HW AESIR_ENGINE_HARDWARE
+
+/*
+ * Function types. rk is the engine's own round-key area (AESIR_RK_BYTES,
+ * 64-byte aligned); nr is the number of rounds (10, 12, 14). in and out
+ * may be equal; they need no alignment.
+ */
+typedef void (*aesir_setkey_fn)(void *rk, const uint8_t *key,
+                                size_t key_len);
+typedef void (*aesir_blocks_fn)(const void *rk, unsigned nr, uint8_t *out,
+                                const uint8_t *in, size_t nblocks);
+/*
+ * CTR fast path: encrypts the counter blocks ctr, ctr+1, ... (a 128-bit
+ * big-endian integer) and XORs them into in. On return ctr holds the next
+ * counter. The caller guarantees the counter does not wrap in its declared
+ * width during the call, so an engine may increment only the low 32 bits
+ * when it has checked they do not carry, or all 128.
+ */
+typedef void (*aesir_ctr_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
+                             uint8_t *out, const uint8_t *in,
+                             size_t nblocks);
+/* CBC fast paths: iv is the chaining value, updated on return. */
+typedef void (*aesir_cbc_fn)(const void *rk, unsigned nr, uint8_t iv[16],
+                             uint8_t *out, const uint8_t *in,
+                             size_t nblocks);
+
+struct aesir_engine {
+    const char *name;
+    const char *description;
+    unsigned flags;    /* ENGINE_CT, ENGINE_HW */
+    unsigned batch;    /* blocks per call that reach full speed */
+    aesir_setkey_fn setkey_enc;
+    aesir_setkey_fn setkey_dec;
+    aesir_blocks_fn encrypt;
+    aesir_blocks_fn decrypt;
+    aesir_ctr_fn ctr;     /* optional */
+    aesir_cbc_fn cbc_enc; /* optional */
+    aesir_cbc_fn cbc_dec; /* optional */
+};
+
+/* Engine accessors: each returns its engine, or NULL when this CPU or
+ * build cannot run it. */
+const struct aesir_engine *aesir_engine_ref(void);
+const struct aesir_engine *aesir_engine_ref_otf(void);
+const struct aesir_engine *aesir_engine_ttable(void);
+
+/*
+ * The layout behind aesir_aes. magic marks an initialised context, so a
+ * zeroed or cleared context is refused rather than dereferenced.
+ */
+#define AESIR_KEY_MAGIC 0x61657369u /* "aesi" */
+
+struct aesir_key_state {
+    const struct aesir_engine *engine;
+    uint32_t magic;
+    uint32_t nr;      /* rounds: 10, 12, 14 */
+    uint32_t key_len; /* bytes: 16, 24, 32 */
+    uint32_t dirs;    /* AESIR_ENCRYPT | AESIR_DECRYPT prepared */
+    _Alignas(64) unsigned char rk_enc[AESIR_RK_BYTES];
+    _Alignas(64) unsigned char rk_dec[AESIR_RK_BYTES];
+};
+
+_Static_assert(sizeof(struct aesir_key_state) <= sizeof(aesir_aes),
+               "aesir_aes too small");
+
+/* Checked view of an aesir_aes: NULL unless initialised for dirs. */
+const struct aesir_key_state *aesir_key_state(const aesir_aes *ctx,
+                                              unsigned dirs);
+
+/* Dispatch (src/core/dispatch.c). */
+const struct aesir_engine *aesir_engine_at(size_t i);
+const struct aesir_engine *aesir_engine_by_name(const char *name,
+                                                int *err);
+
+/* Helpers (src/core/util.c). */
+void aesir_wipe(void *p, size_t n);
+/* 0 when equal, -1 otherwise, in time depending only on n. */
+int aesir_ct_compare(const void *a, const void *b, size_t n);
+void aesir_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n);
+
+static inline uint32_t aesir_load_be32(const uint8_t *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+           ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline void aesir_store_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+static inline uint64_t aesir_load_be64(const uint8_t *p)
+{
+    return ((uint64_t)aesir_load_be32(p) << 32) | aesir_load_be32(p + 4);
+}
+
+static inline void aesir_store_be64(uint8_t *p, uint64_t v)
+{
+    aesir_store_be32(p, (uint32_t)(v >> 32));
+    aesir_store_be32(p + 4, (uint32_t)v);
+}
+
+/* Adds n to the 128-bit big-endian integer at ctr (mod 2^128). */
+static inline void aesir_ctr_add(uint8_t ctr[16], uint64_t n)
+{
+    uint64_t lo = aesir_load_be64(ctr + 8);
+    uint64_t hi = aesir_load_be64(ctr);
+    uint64_t sum = lo + n;
+    hi += sum < lo;
+    aesir_store_be64(ctr + 8, sum);
+    aesir_store_be64(ctr, hi);
+}
+
+#endif /* AESIR_INTERNAL_H */

@@ -1,0 +1,302 @@
+/*
+ * ref.c -- the reference engine: AES exactly as FIPS-197 writes it.
+ *
+ * State is the 4x4 byte matrix of FIPS-197 section 3.4, stored column by
+ * column as the 16 input bytes (state[r + 4c] = in[r + 4c]). Each round
+ * function is a small function named after the standard's transformation
+ * (section 5.1: SubBytes, ShiftRows, MixColumns, AddRoundKey; section 5.3:
+ * their inverses), and the key expansion is section 5.2 word for word.
+ * Decryption uses the equivalent inverse cipher of section 5.3.5: the same
+ * sequence of steps as encryption, with InvMixColumns applied to the
+ * middle round keys at key setup, which is the structure the table and
+ * vector engines use for decryption too.
+ *
+ * This engine is the oracle every other engine is tested against; it is
+ * written to be read next to the standard, not to be fast.
+ *
+ * Constant time: NO. SubBytes is a 256-byte table indexed by secret
+ * bytes, and xtime() is written with a data-dependent mask only where the
+ * compiler cannot be trusted not to branch -- the table look-ups alone
+ * leak through the cache (Bernstein 2005). Use only when asked for by name.
+ *
+ * Round keys: (nr + 1) * 16 bytes, round key r at rk + 16 r, in the byte
+ * order of the state.
+ * Batch: 1 block.
+ */
+#include "internal.h"
+
+/* FIPS-197 figure 7: the S-box. */
+static const uint8_t sbox[256] = {
+    0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5,
+    0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+    0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0,
+    0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+    0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc,
+    0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+    0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a,
+    0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+    0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0,
+    0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+    0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b,
+    0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+    0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85,
+    0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+    0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5,
+    0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+    0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17,
+    0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+    0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88,
+    0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+    0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c,
+    0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+    0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9,
+    0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+    0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6,
+    0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+    0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e,
+    0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+    0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94,
+    0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+    0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68,
+    0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+};
+
+/* FIPS-197 figure 14: the inverse S-box. */
+static const uint8_t inv_sbox[256] = {
+    0x52, 0x09, 0x6a, 0xd5, 0x30, 0x36, 0xa5, 0x38,
+    0xbf, 0x40, 0xa3, 0x9e, 0x81, 0xf3, 0xd7, 0xfb,
+    0x7c, 0xe3, 0x39, 0x82, 0x9b, 0x2f, 0xff, 0x87,
+    0x34, 0x8e, 0x43, 0x44, 0xc4, 0xde, 0xe9, 0xcb,
+    0x54, 0x7b, 0x94, 0x32, 0xa6, 0xc2, 0x23, 0x3d,
+    0xee, 0x4c, 0x95, 0x0b, 0x42, 0xfa, 0xc3, 0x4e,
+    0x08, 0x2e, 0xa1, 0x66, 0x28, 0xd9, 0x24, 0xb2,
+    0x76, 0x5b, 0xa2, 0x49, 0x6d, 0x8b, 0xd1, 0x25,
+    0x72, 0xf8, 0xf6, 0x64, 0x86, 0x68, 0x98, 0x16,
+    0xd4, 0xa4, 0x5c, 0xcc, 0x5d, 0x65, 0xb6, 0x92,
+    0x6c, 0x70, 0x48, 0x50, 0xfd, 0xed, 0xb9, 0xda,
+    0x5e, 0x15, 0x46, 0x57, 0xa7, 0x8d, 0x9d, 0x84,
+    0x90, 0xd8, 0xab, 0x00, 0x8c, 0xbc, 0xd3, 0x0a,
+    0xf7, 0xe4, 0x58, 0x05, 0xb8, 0xb3, 0x45, 0x06,
+    0xd0, 0x2c, 0x1e, 0x8f, 0xca, 0x3f, 0x0f, 0x02,
+    0xc1, 0xaf, 0xbd, 0x03, 0x01, 0x13, 0x8a, 0x6b,
+    0x3a, 0x91, 0x11, 0x41, 0x4f, 0x67, 0xdc, 0xea,
+    0x97, 0xf2, 0xcf, 0xce, 0xf0, 0xb4, 0xe6, 0x73,
+    0x96, 0xac, 0x74, 0x22, 0xe7, 0xad, 0x35, 0x85,
+    0xe2, 0xf9, 0x37, 0xe8, 0x1c, 0x75, 0xdf, 0x6e,
+    0x47, 0xf1, 0x1a, 0x71, 0x1d, 0x29, 0xc5, 0x89,
+    0x6f, 0xb7, 0x62, 0x0e, 0xaa, 0x18, 0xbe, 0x1b,
+    0xfc, 0x56, 0x3e, 0x4b, 0xc6, 0xd2, 0x79, 0x20,
+    0x9a, 0xdb, 0xc0, 0xfe, 0x78, 0xcd, 0x5a, 0xf4,
+    0x1f, 0xdd, 0xa8, 0x33, 0x88, 0x07, 0xc7, 0x31,
+    0xb1, 0x12, 0x10, 0x59, 0x27, 0x80, 0xec, 0x5f,
+    0x60, 0x51, 0x7f, 0xa9, 0x19, 0xb5, 0x4a, 0x0d,
+    0x2d, 0xe5, 0x7a, 0x9f, 0x93, 0xc9, 0x9c, 0xef,
+    0xa0, 0xe0, 0x3b, 0x4d, 0xae, 0x2a, 0xf5, 0xb0,
+    0xc8, 0xeb, 0xbb, 0x3c, 0x83, 0x53, 0x99, 0x61,
+    0x17, 0x2b, 0x04, 0x7e, 0xba, 0x77, 0xd6, 0x26,
+    0xe1, 0x69, 0x14, 0x63, 0x55, 0x21, 0x0c, 0x7d,
+};
+
+/* Section 4.2.1: multiplication by x in GF(2^8) mod x^8+x^4+x^3+x+1. */
+static uint8_t xtime(uint8_t b)
+{
+    return (uint8_t)((b << 1) ^ (0x1b & -(b >> 7)));
+}
+
+/* Section 4.2: multiplication in GF(2^8), by repeated xtime. */
+static uint8_t gf_mul(uint8_t a, uint8_t b)
+{
+    uint8_t r = 0;
+    for (int i = 0; i < 8; i++) {
+        r ^= (uint8_t)(a & -(b & 1));
+        a = xtime(a);
+        b >>= 1;
+    }
+    return r;
+}
+
+/* Section 5.1.1 */
+static void sub_bytes(uint8_t s[16])
+{
+    for (int i = 0; i < 16; i++)
+        s[i] = sbox[s[i]];
+}
+
+/* Section 5.3.2 */
+static void inv_sub_bytes(uint8_t s[16])
+{
+    for (int i = 0; i < 16; i++)
+        s[i] = inv_sbox[s[i]];
+}
+
+/* Section 5.1.2: row r is rotated left by r columns. */
+static void shift_rows(uint8_t s[16])
+{
+    uint8_t t[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            t[r + 4 * c] = s[r + 4 * ((c + r) % 4)];
+    memcpy(s, t, 16);
+}
+
+/* Section 5.3.1: row r is rotated right by r columns. */
+static void inv_shift_rows(uint8_t s[16])
+{
+    uint8_t t[16];
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            t[r + 4 * ((c + r) % 4)] = s[r + 4 * c];
+    memcpy(s, t, 16);
+}
+
+/* Section 5.1.3 / 5.3.3: each column times a(x) = {03}x^3+{01}x^2+{01}x+
+ * {02}, or a^-1(x) = {0b}x^3+{0d}x^2+{09}x+{0e}, with coefficients m. */
+static void mix_column(uint8_t col[4], const uint8_t m[4])
+{
+    uint8_t t[4];
+    for (int r = 0; r < 4; r++)
+        t[r] = gf_mul(col[0], m[(4 - r) % 4]) ^
+               gf_mul(col[1], m[(5 - r) % 4]) ^
+               gf_mul(col[2], m[(6 - r) % 4]) ^
+               gf_mul(col[3], m[(7 - r) % 4]);
+    memcpy(col, t, 4);
+}
+
+static const uint8_t mix_coeffs[4] = {0x02, 0x03, 0x01, 0x01};
+static const uint8_t inv_mix_coeffs[4] = {0x0e, 0x0b, 0x0d, 0x09};
+
+static void mix_columns(uint8_t s[16])
+{
+    for (int c = 0; c < 4; c++)
+        mix_column(s + 4 * c, mix_coeffs);
+}
+
+static void inv_mix_columns(uint8_t s[16])
+{
+    for (int c = 0; c < 4; c++)
+        mix_column(s + 4 * c, inv_mix_coeffs);
+}
+
+/* Section 5.1.4 */
+static void add_round_key(uint8_t s[16], const uint8_t *k)
+{
+    for (int i = 0; i < 16; i++)
+        s[i] ^= k[i];
+}
+
+/* Section 5.2: KeyExpansion into Nb (Nr + 1) = 4 (Nr + 1) words. */
+static void key_expansion(uint8_t *w, const uint8_t *key, size_t key_len)
+{
+    const unsigned nk = (unsigned)key_len / 4, nr = nk + 6;
+    uint8_t rcon = 0x01;
+
+    memcpy(w, key, key_len);
+    for (unsigned i = nk; i < 4 * (nr + 1); i++) {
+        uint8_t t[4];
+        memcpy(t, w + 4 * (i - 1), 4);
+        if (i % nk == 0) {
+            /* RotWord, SubWord, then Rcon[i/Nk] = {02}^(i/Nk - 1). */
+            uint8_t t0 = t[0];
+            t[0] = sbox[t[1]] ^ rcon;
+            t[1] = sbox[t[2]];
+            t[2] = sbox[t[3]];
+            t[3] = sbox[t0];
+            rcon = xtime(rcon);
+        } else if (nk > 6 && i % nk == 4) {
+            for (int j = 0; j < 4; j++)
+                t[j] = sbox[t[j]];
+        }
+        for (int j = 0; j < 4; j++)
+            w[4 * i + j] = w[4 * (i - nk) + j] ^ t[j];
+    }
+}
+
+static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+{
+    key_expansion(rk, key, key_len);
+}
+
+/* Section 5.3.5: the equivalent inverse cipher's schedule dw: round keys
+ * in reverse order, InvMixColumns applied to rounds 1 .. Nr-1. */
+static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+{
+    const unsigned nr = (unsigned)key_len / 4 + 6;
+    uint8_t w[16 * 15];
+    uint8_t *dw = rk;
+
+    key_expansion(w, key, key_len);
+    for (unsigned r = 0; r <= nr; r++) {
+        memcpy(dw + 16 * r, w + 16 * (nr - r), 16);
+        if (r != 0 && r != nr)
+            inv_mix_columns(dw + 16 * r);
+    }
+    aesir_wipe(w, sizeof(w));
+}
+
+/* Section 5.1, figure 5: Cipher(). */
+static void cipher(uint8_t s[16], const uint8_t *w, unsigned nr)
+{
+    add_round_key(s, w);
+    for (unsigned r = 1; r < nr; r++) {
+        sub_bytes(s);
+        shift_rows(s);
+        mix_columns(s);
+        add_round_key(s, w + 16 * r);
+    }
+    sub_bytes(s);
+    shift_rows(s);
+    add_round_key(s, w + 16 * nr);
+}
+
+/* Section 5.3.5, figure 15: EqInvCipher(). */
+static void eq_inv_cipher(uint8_t s[16], const uint8_t *dw, unsigned nr)
+{
+    add_round_key(s, dw);
+    for (unsigned r = 1; r < nr; r++) {
+        inv_sub_bytes(s);
+        inv_shift_rows(s);
+        inv_mix_columns(s);
+        add_round_key(s, dw + 16 * r);
+    }
+    inv_sub_bytes(s);
+    inv_shift_rows(s);
+    add_round_key(s, dw + 16 * nr);
+}
+
+static void encrypt(const void *rk, unsigned nr, uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    for (size_t i = 0; i < nblocks; i++) {
+        uint8_t s[16];
+        memcpy(s, in + 16 * i, 16);
+        cipher(s, rk, nr);
+        memcpy(out + 16 * i, s, 16);
+    }
+}
+
+static void decrypt(const void *rk, unsigned nr, uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    for (size_t i = 0; i < nblocks; i++) {
+        uint8_t s[16];
+        memcpy(s, in + 16 * i, 16);
+        eq_inv_cipher(s, rk, nr);
+        memcpy(out + 16 * i, s, 16);
+    }
+}
+
+static const struct aesir_engine engine = {
+    .name = "ref",
+    .description = "byte-wise FIPS-197, the test oracle (table S-box)",
+    .flags = 0,
+    .batch = 1,
+    .setkey_enc = setkey_enc,
+    .setkey_dec = setkey_dec,
+    .encrypt = encrypt,
+    .decrypt = decrypt,
+};
+
+const struct aesir_engine *aesir_engine_ref(void)
+{
+    return &engine;
+}

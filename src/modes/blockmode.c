@@ -1,0 +1,172 @@
+/*
+ * blockmode.c -- buffering and padding shared by ECB and CBC, the two
+ * modes that work on whole blocks only.
+ *
+ * Input that does not complete a block waits in st->buf. When decrypting
+ * with PKCS#7 the last full block is held back too, since only final()
+ * knows it is the last and may strip its padding.
+ *
+ * In-place operation with a partly filled buffer needs care: output for a
+ * block that began in an earlier call would be written b = st->n bytes
+ * ahead of where its input ends, over input not yet read. The slow path
+ * therefore reads b bytes ahead before it writes anything, which keeps the
+ * write position at or behind the read position (see update_shifted).
+ */
+#include "modes.h"
+
+#define CHUNK 512 /* bytes per pass of the shifted path, a multiple of 16 */
+
+static int pkcs7_hold(const struct cipher_state *st)
+{
+    return st->dir == AESIR_DECRYPT && st->option == AESIR_PAD_PKCS7;
+}
+
+/* Full blocks this update will emit for in_len more bytes. */
+static size_t blocks_out(const struct cipher_state *st, size_t in_len)
+{
+    size_t total = st->n + in_len;
+    size_t nblk = total / 16;
+    if (pkcs7_hold(st) && nblk > 0 && total % 16 == 0)
+        nblk--;
+    return nblk;
+}
+
+size_t aesir_blockmode_update_size(const struct cipher_state *st,
+                                   size_t in_len)
+{
+    return 16 * blocks_out(st, in_len);
+}
+
+static void process(struct cipher_state *st, uint8_t *out, const uint8_t *in,
+                    size_t nblocks)
+{
+    if (st->mode == AESIR_MODE_ECB)
+        aesir_ecb_blocks(st, out, in, nblocks);
+    else
+        aesir_cbc_blocks(st, out, in, nblocks);
+}
+
+/* Buffer non-empty: stream through a stack buffer with b bytes of
+ * read-ahead, so out == in works (out - in stays equal to its start). */
+static void update_shifted(struct cipher_state *st, uint8_t *out,
+                           const uint8_t *in, size_t in_len, size_t nblk)
+{
+    uint8_t blk[CHUNK], carry[16];
+    size_t b = st->n, have = b;
+
+    memcpy(blk, st->buf, b);
+    while (nblk > 0) {
+        size_t k = nblk < CHUNK / 16 ? nblk : CHUNK / 16;
+        size_t need = 16 * k - have;
+        size_t c = in_len - need < b ? in_len - need : b;
+
+        memcpy(blk + have, in, need);
+        memcpy(carry, in + need, c);
+        in += need + c;
+        in_len -= need + c;
+        process(st, blk, blk, k);
+        memcpy(out, blk, 16 * k);
+        out += 16 * k;
+        memcpy(blk, carry, c);
+        have = c;
+        nblk -= k;
+    }
+    memcpy(st->buf, blk, have);
+    memcpy(st->buf + have, in, in_len);
+    st->n = (uint32_t)(have + in_len);
+    aesir_wipe(blk, sizeof(blk));
+    aesir_wipe(carry, sizeof(carry));
+}
+
+int aesir_blockmode_update(struct cipher_state *st, uint8_t *out,
+                           size_t out_cap, size_t *out_len,
+                           const uint8_t *in, size_t in_len)
+{
+    size_t nblk = blocks_out(st, in_len);
+
+    if (out_cap < 16 * nblk)
+        return AESIR_E_OUTPUT_SIZE;
+    *out_len = 16 * nblk;
+    if (nblk == 0) {
+        memcpy(st->buf + st->n, in, in_len);
+        st->n += (uint32_t)in_len;
+        return AESIR_OK;
+    }
+    if (st->n != 0) {
+        update_shifted(st, out, in, in_len, nblk);
+        return AESIR_OK;
+    }
+    process(st, out, in, nblk);
+    st->n = (uint32_t)(in_len - 16 * nblk);
+    memcpy(st->buf, in + 16 * nblk, st->n);
+    return AESIR_OK;
+}
+
+/*
+ * PKCS#7 check of the last plaintext block in constant time: every byte is
+ * examined whatever the pad value, and the verdict is a mask, not a
+ * branch, until the single final decision. Returns the pad length (1..16)
+ * or 0 when the padding is invalid.
+ */
+static unsigned pkcs7_pad_len(const uint8_t p[16])
+{
+    unsigned pad = p[15], bad = 0;
+    for (unsigned i = 0; i < 16; i++) {
+        /* in_pad = all-ones when i >= 16 - pad, i.e. i + pad >= 16. */
+        unsigned in_pad = 0u - ((i + pad) >> 4 & 1u);
+        bad |= in_pad & (p[i] ^ pad);
+    }
+    bad |= (0u - (unsigned)(pad == 0)) | (0u - (unsigned)(pad > 16));
+    /* bad != 0 -> 0, else pad; (bad | -bad) >> 31 is 1 iff bad != 0. */
+    return pad & ((((bad | (0u - bad)) >> 31) & 1u) - 1u);
+}
+
+static int final_encrypt(struct cipher_state *st, uint8_t *out,
+                         size_t out_cap, size_t *out_len)
+{
+    size_t b = st->n;
+
+    if (st->option == AESIR_PAD_NONE || (st->option == AESIR_PAD_ZERO && b == 0))
+        return b == 0 ? AESIR_OK : AESIR_E_INPUT_LENGTH;
+    if (out_cap < 16)
+        return AESIR_E_OUTPUT_SIZE;
+    if (st->option == AESIR_PAD_PKCS7)
+        memset(st->buf + b, (int)(16 - b), 16 - b);
+    else
+        memset(st->buf + b, 0, 16 - b);
+    process(st, out, st->buf, 1);
+    *out_len = 16;
+    return AESIR_OK;
+}
+
+static int final_decrypt(struct cipher_state *st, uint8_t *out,
+                         size_t out_cap, size_t *out_len)
+{
+    uint8_t p[16];
+    unsigned pad;
+
+    if (st->option != AESIR_PAD_PKCS7)
+        return st->n == 0 ? AESIR_OK : AESIR_E_INPUT_LENGTH;
+    if (st->n != 16)
+        return AESIR_E_INPUT_LENGTH;
+    if (out_cap < 15)
+        return AESIR_E_OUTPUT_SIZE; /* up to 15 bytes may come out */
+    process(st, p, st->buf, 1);
+    pad = pkcs7_pad_len(p);
+    if (pad == 0) {
+        aesir_wipe(p, sizeof(p));
+        return AESIR_E_PADDING;
+    }
+    memcpy(out, p, 16 - pad);
+    *out_len = 16 - pad;
+    aesir_wipe(p, sizeof(p));
+    return AESIR_OK;
+}
+
+int aesir_blockmode_final(struct cipher_state *st, uint8_t *out,
+                          size_t out_cap, size_t *out_len)
+{
+    if (st->dir == AESIR_ENCRYPT)
+        return final_encrypt(st, out, out_cap, out_len);
+    return final_decrypt(st, out, out_cap, out_len);
+}

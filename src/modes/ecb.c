@@ -1,0 +1,16 @@
+/*
+ * ecb.c -- electronic codebook (SP 800-38A section 6.1) on full blocks:
+ * the engine's bulk function as it is. Buffering and padding live in
+ * blockmode.c.
+ */
+#include "modes.h"
+
+void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out,
+                      const uint8_t *in, size_t nblocks)
+{
+    const struct aesir_key_state *ks = st->ks;
+    if (st->dir == AESIR_ENCRYPT)
+        ks->engine->encrypt(ks->rk_enc, ks->nr, out, in, nblocks);
+    else
+        ks->engine->decrypt(ks->rk_dec, ks->nr, out, in, nblocks);
+}

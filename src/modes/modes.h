@@ -1,0 +1,66 @@
+/*
+ * modes.h -- the state behind aesir_cipher and the per-mode functions the
+ * generic incremental API (cipher.c) dispatches to. Modes are written
+ * once on top of the engine interface: they use an engine's fused fast
+ * path when it has one and generic code on bulk ECB otherwise.
+ */
+#ifndef AESIR_MODES_H
+#define AESIR_MODES_H
+
+#include "internal.h"
+
+#define AESIR_CIPHER_MAGIC 0x63697068u /* "ciph" */
+
+struct cipher_state {
+    const struct aesir_key_state *ks;
+    uint32_t magic;
+    uint8_t mode;   /* aesir_mode */
+    uint8_t dir;    /* AESIR_ENCRYPT or AESIR_DECRYPT */
+    uint8_t option; /* padding (ECB, CBC) or counter bits / 8 (CTR) */
+    uint8_t ctr_done; /* CTR: the last counter value has been used */
+    uint32_t n;       /* ECB/CBC: bytes in buf. Stream modes: keystream
+                         bytes of buf already used (16: none left) */
+    uint8_t iv[16];   /* chaining value, shift register or counter */
+    uint8_t buf[16];  /* pending input (ECB/CBC) or keystream block */
+};
+
+_Static_assert(sizeof(struct cipher_state) <= sizeof(aesir_cipher),
+               "aesir_cipher too small");
+
+/* Bulk block functions on full blocks (ecb.c, cbc.c). */
+void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out,
+                      const uint8_t *in, size_t nblocks);
+void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out,
+                      const uint8_t *in, size_t nblocks);
+
+/* ECB and CBC buffering and padding (blockmode.c). */
+size_t aesir_blockmode_update_size(const struct cipher_state *st,
+                                   size_t in_len);
+int aesir_blockmode_update(struct cipher_state *st, uint8_t *out,
+                           size_t out_cap, size_t *out_len,
+                           const uint8_t *in, size_t in_len);
+int aesir_blockmode_final(struct cipher_state *st, uint8_t *out,
+                          size_t out_cap, size_t *out_len);
+
+/* Stream-like modes: out gets exactly len bytes. */
+void aesir_cfb128_update(struct cipher_state *st, uint8_t *out,
+                         const uint8_t *in, size_t len);
+void aesir_cfb8_update(struct cipher_state *st, uint8_t *out,
+                       const uint8_t *in, size_t len);
+/* CFB1 on nbits bits, MSB first; unused low bits of the last output
+ * byte are zeroed. */
+void aesir_cfb1_update_bits(struct cipher_state *st, uint8_t *out,
+                            const uint8_t *in, size_t nbits);
+void aesir_ofb_update(struct cipher_state *st, uint8_t *out,
+                      const uint8_t *in, size_t len);
+int aesir_ctr_update(struct cipher_state *st, uint8_t *out,
+                     const uint8_t *in, size_t len);
+
+/* One encryption of the 16-byte block in with the context's key. */
+static inline void aesir_encrypt1(const struct cipher_state *st,
+                                  uint8_t out[16], const uint8_t in[16])
+{
+    st->ks->engine->encrypt(st->ks->rk_enc, st->ks->nr, out, in, 1);
+}
+
+#endif /* AESIR_MODES_H */

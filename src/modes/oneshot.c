@@ -1,0 +1,166 @@
+/*
+ * oneshot.c -- the one-shot mode functions, each exactly init + update +
+ * final of the incremental API on the whole input, so both paths are one
+ * code path. Length errors that would only show in final are checked
+ * first, so that a failing call writes nothing; the one failure that can
+ * only be known after decrypting (bad PKCS#7 padding) wipes what was
+ * written.
+ */
+#include "modes.h"
+
+static int length_check(unsigned dir, unsigned padding, size_t in_len)
+{
+    if (padding > AESIR_PAD_ZERO)
+        return AESIR_E_ARGUMENT;
+    if (dir == AESIR_DECRYPT || padding == AESIR_PAD_NONE)
+        if (in_len % 16 != 0)
+            return AESIR_E_INPUT_LENGTH;
+    if (dir == AESIR_DECRYPT && padding == AESIR_PAD_PKCS7 && in_len == 0)
+        return AESIR_E_INPUT_LENGTH;
+    return AESIR_OK;
+}
+
+static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                         const uint8_t *iv, unsigned padding, uint8_t *out,
+                         size_t out_cap, size_t *out_len, const uint8_t *in,
+                         size_t in_len)
+{
+    aesir_cipher c;
+    size_t n1 = 0, n2 = 0;
+    int err;
+
+    if (out_len == NULL)
+        return AESIR_E_ARGUMENT;
+    *out_len = 0;
+    if ((err = length_check(dir, padding, in_len)) != AESIR_OK)
+        return err;
+    err = aesir_cipher_init(&c, key, mode, dir, iv,
+                            mode == AESIR_MODE_ECB ? 0 : 16, padding);
+    if (err == AESIR_OK)
+        err = aesir_cipher_update(&c, out, out_cap, &n1, in, in_len);
+    if (err == AESIR_OK)
+        err = aesir_cipher_final(&c, out + n1, out_cap - n1, &n2);
+    aesir_cipher_clear(&c);
+    if (err != AESIR_OK) {
+        if (n1 != 0)
+            aesir_wipe(out, n1);
+        return err;
+    }
+    *out_len = n1 + n2;
+    return AESIR_OK;
+}
+
+int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
+                      size_t out_cap, size_t *out_len, const uint8_t *in,
+                      size_t in_len)
+{
+    return block_oneshot(key, AESIR_MODE_ECB, AESIR_ENCRYPT, NULL, padding,
+                         out, out_cap, out_len, in, in_len);
+}
+
+int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
+                      size_t out_cap, size_t *out_len, const uint8_t *in,
+                      size_t in_len)
+{
+    return block_oneshot(key, AESIR_MODE_ECB, AESIR_DECRYPT, NULL, padding,
+                         out, out_cap, out_len, in, in_len);
+}
+
+int aesir_cbc_encrypt(const aesir_aes *key, const uint8_t iv[16],
+                      unsigned padding, uint8_t *out, size_t out_cap,
+                      size_t *out_len, const uint8_t *in, size_t in_len)
+{
+    return block_oneshot(key, AESIR_MODE_CBC, AESIR_ENCRYPT, iv, padding, out,
+                         out_cap, out_len, in, in_len);
+}
+
+int aesir_cbc_decrypt(const aesir_aes *key, const uint8_t iv[16],
+                      unsigned padding, uint8_t *out, size_t out_cap,
+                      size_t *out_len, const uint8_t *in, size_t in_len)
+{
+    return block_oneshot(key, AESIR_MODE_CBC, AESIR_DECRYPT, iv, padding, out,
+                         out_cap, out_len, in, in_len);
+}
+
+static int stream_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                          const uint8_t *iv, unsigned option, uint8_t *out,
+                          const uint8_t *in, size_t len)
+{
+    aesir_cipher c;
+    size_t n = 0;
+    int err = aesir_cipher_init(&c, key, mode, dir, iv, 16, option);
+    if (err == AESIR_OK)
+        err = aesir_cipher_update(&c, out, len, &n, in, len);
+    aesir_cipher_clear(&c);
+    return err;
+}
+
+int aesir_cfb128_encrypt(const aesir_aes *key, const uint8_t iv[16],
+                         uint8_t *out, const uint8_t *in, size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_CFB128, AESIR_ENCRYPT, iv, 0, out,
+                          in, len);
+}
+
+int aesir_cfb128_decrypt(const aesir_aes *key, const uint8_t iv[16],
+                         uint8_t *out, const uint8_t *in, size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_CFB128, AESIR_DECRYPT, iv, 0, out,
+                          in, len);
+}
+
+int aesir_cfb8_encrypt(const aesir_aes *key, const uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_CFB8, AESIR_ENCRYPT, iv, 0, out, in,
+                          len);
+}
+
+int aesir_cfb8_decrypt(const aesir_aes *key, const uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_CFB8, AESIR_DECRYPT, iv, 0, out, in,
+                          len);
+}
+
+static int cfb1_oneshot(const aesir_aes *key, unsigned dir,
+                        const uint8_t *iv, uint8_t *out, const uint8_t *in,
+                        size_t nbits)
+{
+    aesir_cipher c;
+    int err = aesir_cipher_init(&c, key, AESIR_MODE_CFB1, dir, iv, 16, 0);
+    if (err == AESIR_OK && nbits != 0 && (in == NULL || out == NULL))
+        err = AESIR_E_ARGUMENT;
+    if (err == AESIR_OK)
+        aesir_cfb1_update_bits((struct cipher_state *)(void *)c.opaque, out,
+                               in, nbits);
+    aesir_cipher_clear(&c);
+    return err;
+}
+
+int aesir_cfb1_encrypt(const aesir_aes *key, const uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nbits)
+{
+    return cfb1_oneshot(key, AESIR_ENCRYPT, iv, out, in, nbits);
+}
+
+int aesir_cfb1_decrypt(const aesir_aes *key, const uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nbits)
+{
+    return cfb1_oneshot(key, AESIR_DECRYPT, iv, out, in, nbits);
+}
+
+int aesir_ofb_crypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                    const uint8_t *in, size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_OFB, AESIR_ENCRYPT, iv, 0, out, in,
+                          len);
+}
+
+int aesir_ctr_crypt(const aesir_aes *key, const uint8_t iv[16],
+                    unsigned counter_bits, uint8_t *out, const uint8_t *in,
+                    size_t len)
+{
+    return stream_oneshot(key, AESIR_MODE_CTR, AESIR_ENCRYPT, iv,
+                          counter_bits, out, in, len);
+}
