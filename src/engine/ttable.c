@@ -28,13 +28,13 @@
  *     every entry is free and carries the S-box output. Decryption thus
  *     needs no separate 256-byte inverse S-box either, and each direction
  *     touches exactly one 2 KiB table.
- *  3. CTR caching (their section 4): while only counter byte 15 changes,
- *     round 1 changes in one column and, of round 2, in one term of each
- *     column. Those are recomputed per block (5 look-ups); the rest of
- *     rounds 1 and 2 (27 look-ups) is computed once per 256 blocks. That
- *     is 17% of the look-ups of AES-128.
- * Their other savings (byte extraction through x86 byte registers, hand
- * scheduling, free round-key loads) are the compiler's business in C.
+ *  3. Counter-mode caching: while only counter byte 15 changes, only one
+ *     term of one column of round 1 changes, and only one term of each
+ *     column of round 2. Those 5 look-ups are redone per block; the other
+ *     27 of rounds 1 and 2 are done once per run of up to 256 counters.
+ *     That saves 17% of the look-ups of AES-128.
+ * Their other savings (byte extraction through x86's high-byte registers,
+ * scheduling by hand) are the compiler's business in C.
  *
  * Layout. The state is four 32-bit column words; column c is the native
  * load of block bytes 4c..4c+3, so row r of a column sits at bit
@@ -69,8 +69,10 @@
  * processes on the machine: Bernstein, "Cache-timing attacks on AES"
  * (2005), recovered a full key over the network; Osvik, Shamir and Tromer,
  * "Cache attacks and countermeasures: the case of AES" (2006), from a
- * process sharing the CPU. The smaller table narrows the leak (32 lines
- * instead of 64) but does not close it. Use only when asked for by name.
+ * process sharing the CPU. The combined table changes how much one
+ * access tells (8 entries per 64-byte line: the line gives away 5 bits of
+ * the index, where 1 KiB tables give 4) but not whether it leaks. Use
+ * only when asked for by name.
  *
  * Batch: 1 block; blocks are independent and there is no set-up to
  * amortise, except CTR's cache, which is set up once per 256 counters.
@@ -362,7 +364,9 @@ static inline uint32_t at_row(unsigned b, unsigned r)
     return (uint32_t)b << ROW_SHIFT(r);
 }
 
-/* T_r[x] and its inverse-cipher twin: see the drawing for the offset. */
+/* T_r[x] and its inverse-cipher twin: see the drawing for the offset.
+ * The index is widened first: 32-bit unsigned arithmetic must wrap, which
+ * keeps the compiler from folding the offset into the load's address. */
 static inline uint32_t te_col(unsigned x, unsigned r)
 {
     return load32(te + 8 * (size_t)x + ((4 - r) & 3));
@@ -649,8 +653,8 @@ static inline void xor_block(uint8_t *out, const uint8_t *in,
         store32(out + 4 * c, load32(in + 4 * c) ^ ks[c]);
 }
 
-static void ctr(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
-                const uint8_t *in, size_t nblocks)
+static void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
 
@@ -685,7 +689,7 @@ static const struct aesir_engine engine = {
     .setkey_dec = setkey_dec,
     .encrypt = encrypt,
     .decrypt = decrypt,
-    .ctr = ctr,
+    .ctr = ctr_crypt,
 };
 
 const struct aesir_engine *aesir_engine_ttable(void)
