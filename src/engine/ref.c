@@ -15,9 +15,8 @@
  * written to be read next to the standard, not to be fast.
  *
  * Constant time: NO. SubBytes is a 256-byte table indexed by secret
- * bytes, and xtime() is written with a data-dependent mask only where the
- * compiler cannot be trusted not to branch -- the table look-ups alone
- * leak through the cache (Bernstein 2005). Use only when asked for by name.
+ * bytes, and table look-ups leak their index through the cache
+ * (Bernstein 2005). Use only when asked for by name.
  *
  * Round keys: (nr + 1) * 16 bytes, round key r at rk + 16 r, in the byte
  * order of the state.
@@ -103,14 +102,15 @@ static uint8_t xtime(uint8_t b)
     return (uint8_t)((b << 1) ^ (0x1b & -(b >> 7)));
 }
 
-/* Section 4.2: multiplication in GF(2^8), by repeated xtime. */
+/* Section 4.2: multiplication in GF(2^8) by repeated xtime. b is always
+ * one of the public MixColumns coefficients, so looping on its bits only
+ * as far as its top bit depends on nothing secret. */
 static uint8_t gf_mul(uint8_t a, uint8_t b)
 {
     uint8_t r = 0;
-    for (int i = 0; i < 8; i++) {
+    for (; b != 0; b >>= 1) {
         r ^= (uint8_t)(a & -(b & 1));
         a = xtime(a);
-        b >>= 1;
     }
     return r;
 }
