@@ -232,7 +232,7 @@ static void test_expansion(void)
         ref->setkey_enc(rk, w, key_len);
         for (size_t j = 0; j < nw; j++)
             if (!expect(memcmp(rk + 4 * j, w + 4 * j, 4) == 0,
-                        "ref FIPS-197 %s: w[%zu]", fips197_a[i].sec, j)) {
+                        "ref %s: w[%zu]", fips197_a[i].sec, j)) {
                 show("got", rk + 4 * j, 4);
                 show("want", w + 4 * j, 4);
             }
