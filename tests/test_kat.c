@@ -6,7 +6,8 @@
  *                         for AES-128, -192 and -256; and its decryption
  *                         schedule against the equivalent inverse cipher's
  *                         (section 5.3.5), recomputed here from the
- *                         appendix's words.
+ *                         appendix's words (and, for the appendix C keys,
+ *                         held to the round[0..1].ik_sch printed there).
  *   FIPS-197 appendix C   C.1-C.3, cipher and inverse cipher, through the
  *                         one-block and the n-block calls.
  *   SP 800-38A app. F     every example: ECB, CBC, CFB1, CFB8, CFB128, OFB
@@ -32,10 +33,13 @@
  * ---------------------------------------------------------------- */
 
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
+#define PRINTF_LIKE __attribute__((format(printf, 2, 3)))
+#else
+#define PRINTF_LIKE
 #endif
+
 /* expect -- one check, counted by check.h; on failure says which. */
-static int expect(int ok, const char *fmt, ...)
+static PRINTF_LIKE int expect(int ok, const char *fmt, ...)
 {
     va_list ap;
 
@@ -62,8 +66,7 @@ static void show(const char *label, const uint8_t *p, size_t n)
 
 /* A check that out[0..n) is want; shows both when it is not. */
 static void expect_bytes(const uint8_t *out, const uint8_t *want, size_t n,
-                         const char *engine, const char *sec,
-                         const char *what)
+                         const char *engine, const char *sec, const char *what)
 {
     if (!expect(memcmp(out, want, n) == 0, "%s %s: %s", engine, sec, what)) {
         show("got", out, n);
@@ -231,8 +234,8 @@ static void test_expansion(void)
         memset(rk, 0xa5, sizeof(rk));
         ref->setkey_enc(rk, w, key_len);
         for (size_t j = 0; j < nw; j++)
-            if (!expect(memcmp(rk + 4 * j, w + 4 * j, 4) == 0,
-                        "ref %s: w[%zu]", fips197_a[i].sec, j)) {
+            if (!expect(memcmp(rk + 4 * j, w + 4 * j, 4) == 0, "ref %s: w[%zu]",
+                        fips197_a[i].sec, j)) {
                 show("got", rk + 4 * j, 4);
                 show("want", w + 4 * j, 4);
             }
@@ -259,8 +262,7 @@ static const struct {
      "00112233445566778899aabbccddeeff", "dda97ca4864cdfe06eaf70a0ec0d7191",
      "a4970a331a78dc09c418c271e3a41d5d", "d6bebd0dc209ea494db073803e021bb9"},
     /* C.3 AES-256 (Nk=8, Nr=14) */
-    {"C.3",
-     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+    {"C.3", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
      "00112233445566778899aabbccddeeff", "8ea2b7ca516745bfeafc49904b496089",
      "24fc79ccbf0979e9371ac23c6d68de36", "34f1d1ffbfceaa2ffce9e25f2558016e"},
 };
@@ -335,15 +337,15 @@ static void test_block_cipher(const char *engine)
             for (size_t b = 0; b < n; b++)
                 bad += memcmp(buf + 16 * b, ct, 16) != 0;
             expect(err == AESIR_OK && bad == 0,
-                   "%s %s: encrypt_blocks n=%zu: %s, %zu wrong blocks",
-                   engine, sec, n, aesir_strerror(err), bad);
+                   "%s %s: encrypt_blocks n=%zu: %s, %zu wrong blocks", engine,
+                   sec, n, aesir_strerror(err), bad);
             err = aesir_aes_decrypt_blocks(&k, buf, buf, n);
             bad = 0;
             for (size_t b = 0; b < n; b++)
                 bad += memcmp(buf + 16 * b, pt, 16) != 0;
             expect(err == AESIR_OK && bad == 0,
-                   "%s %s: decrypt_blocks n=%zu: %s, %zu wrong blocks",
-                   engine, sec, n, aesir_strerror(err), bad);
+                   "%s %s: decrypt_blocks n=%zu: %s, %zu wrong blocks", engine,
+                   sec, n, aesir_strerror(err), bad);
         }
         aesir_aes_clear(&k);
     }
@@ -364,8 +366,8 @@ static const char *const sp_key[3] = {
 };
 #define SP_IV "000102030405060708090a0b0c0d0e0f"
 #define SP_CTR "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
-#define SP_PT                                                                \
-    "6bc1bee22e409f96e93d7e117393172a ae2d8a571e03ac9c9eb76fac45af8e51"      \
+#define SP_PT                                                                  \
+    "6bc1bee22e409f96e93d7e117393172a ae2d8a571e03ac9c9eb76fac45af8e51"        \
     " 30c81c46a35ce411e5fbc1191a0a52ef f69f2445df4f9b17ad2b417be66c3710"
 
 /*
@@ -473,15 +475,15 @@ static int oneshot(const aesir_aes *k, aesir_mode mode, unsigned dir,
     *out_len = len;
     switch (mode) {
     case AESIR_MODE_ECB:
-        return enc ? aesir_ecb_encrypt(k, AESIR_PAD_NONE, out, len, out_len,
-                                       in, len)
-                   : aesir_ecb_decrypt(k, AESIR_PAD_NONE, out, len, out_len,
-                                       in, len);
+        return enc ? aesir_ecb_encrypt(k, AESIR_PAD_NONE, out, len, out_len, in,
+                                       len)
+                   : aesir_ecb_decrypt(k, AESIR_PAD_NONE, out, len, out_len, in,
+                                       len);
     case AESIR_MODE_CBC:
-        return enc ? aesir_cbc_encrypt(k, iv, AESIR_PAD_NONE, out, len,
-                                       out_len, in, len)
-                   : aesir_cbc_decrypt(k, iv, AESIR_PAD_NONE, out, len,
-                                       out_len, in, len);
+        return enc ? aesir_cbc_encrypt(k, iv, AESIR_PAD_NONE, out, len, out_len,
+                                       in, len)
+                   : aesir_cbc_decrypt(k, iv, AESIR_PAD_NONE, out, len, out_len,
+                                       in, len);
     case AESIR_MODE_CFB128:
         return enc ? aesir_cfb128_encrypt(k, iv, out, in, len)
                    : aesir_cfb128_decrypt(k, iv, out, in, len);
@@ -508,8 +510,7 @@ static int bytewise(const aesir_aes *k, aesir_mode mode, unsigned dir,
     aesir_cipher c;
     size_t total = 0, n = 0;
     const int ecb = mode == AESIR_MODE_ECB;
-    int err = aesir_cipher_init(&c, k, mode, dir, ecb ? NULL : iv,
-                                ecb ? 0 : 16,
+    int err = aesir_cipher_init(&c, k, mode, dir, ecb ? NULL : iv, ecb ? 0 : 16,
                                 mode == AESIR_MODE_CTR ? 128 : 0);
 
     for (size_t i = 0; err == AESIR_OK && i < len; i++) {
@@ -595,8 +596,8 @@ static void test_modes(const char *engine)
         size_t key_len = hex(key, sizeof(key), sp_key[i]);
         int err = aesir_aes_init_ex(&keys[i], key, key_len, engine,
                                     AESIR_ENCRYPT | AESIR_DECRYPT);
-        ok &= expect(err == AESIR_OK, "%s SP 800-38A key %u: init: %s",
-                     engine, i, aesir_strerror(err));
+        ok &= expect(err == AESIR_OK, "%s SP 800-38A key %u: init: %s", engine,
+                     i, aesir_strerror(err));
     }
     for (size_t g = 0; ok && g < sizeof(sp_groups) / sizeof(sp_groups[0]);
          g++) {
