@@ -269,8 +269,7 @@ static const uint8_t *decode_hex(struct suite *s, const char *t, size_t *len)
 
 /* CFB1 '0'/'1' text to bytes, most significant bit first, unused low bits
  * of a last partial byte zero; NULL when malformed. */
-static const uint8_t *decode_bits(struct suite *s, const char *t,
-                                  size_t *nbits)
+static const uint8_t *decode_bits(struct suite *s, const char *t, size_t *nbits)
 {
     size_t n = strlen(t);
     uint8_t *out;
@@ -456,8 +455,9 @@ static int parse_attribute(struct suite *s, char *line, unsigned lineno,
     if (r->present & 1u << a)
         return suite_error(s, lineno, "%s given twice in one record", name);
     if (dir == 0)
-        return suite_error(s, lineno, "record before any [ENCRYPT] or "
-                                      "[DECRYPT] section");
+        return suite_error(s, lineno,
+                           "record before any [ENCRYPT] or "
+                           "[DECRYPT] section");
     if (r->present == 0) {
         r->first_line = lineno;
         r->dir = dir;
@@ -600,25 +600,22 @@ static void verdict(struct run *r, const char *what, int err,
     }
 }
 
-static int block_oneshot(const struct run *r, uint8_t *out,
-                         const uint8_t *in)
+static int block_oneshot(const struct run *r, uint8_t *out, const uint8_t *in)
 {
-    const struct vec *v = r->v;
+    const aesir_aes *k = r->key;
+    const uint8_t *iv = r->v->iv;
+    const unsigned pad = AESIR_PAD_NONE;
     size_t n = r->n, got = 0;
     int err;
 
-    if (r->s->mode == AESIR_MODE_ECB)
-        err = v->dir == AESIR_ENCRYPT
-                  ? aesir_ecb_encrypt(r->key, AESIR_PAD_NONE, out, n, &got,
-                                      in, n)
-                  : aesir_ecb_decrypt(r->key, AESIR_PAD_NONE, out, n, &got,
-                                      in, n);
+    if (r->s->mode == AESIR_MODE_ECB && r->v->dir == AESIR_ENCRYPT)
+        err = aesir_ecb_encrypt(k, pad, out, n, &got, in, n);
+    else if (r->s->mode == AESIR_MODE_ECB)
+        err = aesir_ecb_decrypt(k, pad, out, n, &got, in, n);
+    else if (r->v->dir == AESIR_ENCRYPT)
+        err = aesir_cbc_encrypt(k, iv, pad, out, n, &got, in, n);
     else
-        err = v->dir == AESIR_ENCRYPT
-                  ? aesir_cbc_encrypt(r->key, v->iv, AESIR_PAD_NONE, out, n,
-                                      &got, in, n)
-                  : aesir_cbc_decrypt(r->key, v->iv, AESIR_PAD_NONE, out, n,
-                                      &got, in, n);
+        err = aesir_cbc_decrypt(k, iv, pad, out, n, &got, in, n);
     if (err == AESIR_OK && got != n)
         err = E_OUT_LENGTH;
     return err;
@@ -863,8 +860,8 @@ static const struct mode_files rsp_modes[] = {
     {AESIR_MODE_CFB1, "CFB", "CFB1"},     {AESIR_MODE_CFB8, "CFB", "CFB8"},
     {AESIR_MODE_CFB128, "CFB", "CFB128"}, {AESIR_MODE_OFB, "OFB", "OFB"},
 };
-static const char *const rsp_tests[] = {"GFSbox", "KeySbox", "VarKey",
-                                        "VarTxt", "MMT"};
+static const char *const rsp_tests[] = {"GFSbox", "KeySbox", "VarKey", "VarTxt",
+                                        "MMT"};
 static const unsigned key_sizes[] = {128, 192, 256};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -923,8 +920,10 @@ int main(int argc, char **argv)
     clock_t t0 = clock();
 
     if (argc != 2) {
-        fprintf(stderr, "usage: %s <dir>  (the directory that "
-                        "tests/vectors/fetch.sh prints)\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s <dir>  (the directory that "
+                "tests/vectors/fetch.sh prints)\n",
+                argv[0]);
         return 1;
     }
     selfcheck = sc != NULL && strcmp(sc, "1") == 0;
