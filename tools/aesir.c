@@ -5,16 +5,20 @@
  *                    properties, and the default
  *   aesir selftest   known-answer tests of every runnable engine; exit 1 on
  *                    any failure
- *   aesir speed      a quick comparison of the engines on CTR and CBC
- *                    (the full benchmark is bench/, `make speed`)
+ *   aesir speed      the benchmark's harness (bench/harness.h) on aesir's
+ *                    engines only: choose engines, modes, key sizes and
+ *                    sizes; tables or --csv (`make speed` adds the peer
+ *                    libraries and the limit row)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "aesir.h"
+#include "harness.h"
+#include "output.h"
 
 static int cmd_info(void)
 {
@@ -60,91 +64,192 @@ static int cmd_selftest(void)
     return failed ? 1 : 0;
 }
 
-static double now(void)
+/* ------------------------------------------------------------------
+ * speed: the benchmark's harness (bench/harness.h), aesir engines only
+ * ---------------------------------------------------------------- */
+
+static const struct bench_impl *speed_impls[BENCH_MAX_IMPLS];
+static size_t speed_n;
+
+static void speed_collect(const struct bench_impl *impl)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (speed_n < BENCH_MAX_IMPLS)
+        speed_impls[speed_n++] = impl;
 }
 
-enum op { OP_CTR, OP_CBC_ENC, OP_CBC_DEC };
-
-static int run_op(const aesir_aes *k, enum op op, uint8_t *buf, size_t len)
+/* speed_engines -- adds the impls of the engines listed ("ttable" or
+ * "aesir/ttable", comma-separated; NULL: every available engine). */
+static int speed_engines(const char *list)
 {
-    static const uint8_t iv[16] = {0};
-    size_t n;
-    switch (op) {
-    case OP_CTR:
-        return aesir_ctr_crypt(k, iv, 128, buf, buf, len);
-    case OP_CBC_ENC:
-        return aesir_cbc_encrypt(k, iv, AESIR_PAD_NONE, buf, len, &n, buf,
-                                 len);
-    default:
-        return aesir_cbc_decrypt(k, iv, AESIR_PAD_NONE, buf, len, &n, buf,
-                                 len);
-    }
-}
+    char item[64];
 
-/* Best-of-5 throughput in MB/s, each round about 50 ms. */
-static double measure(const aesir_aes *k, enum op op, uint8_t *buf,
-                      size_t len)
-{
-    double best = 0;
-    size_t iters = 1;
-    for (;;) { /* calibrate */
-        double t0 = now();
-        for (size_t i = 0; i < iters; i++)
-            if (run_op(k, op, buf, len) != AESIR_OK)
-                return -1;
-        if (now() - t0 > 0.05)
-            break;
-        iters *= 2;
+    bench_register_aesir(speed_collect);
+    if (list == NULL) {
+        for (size_t i = 0; i < speed_n; i++)
+            bench_add(speed_impls[i]);
+        return 0;
     }
-    for (int r = 0; r < 5; r++) {
-        double t0 = now(), dt;
-        for (size_t i = 0; i < iters; i++)
-            if (run_op(k, op, buf, len) != AESIR_OK)
-                return -1;
-        dt = now() - t0;
-        if ((double)(len * iters) / dt / 1e6 > best)
-            best = (double)(len * iters) / dt / 1e6;
-    }
-    return best;
-}
-
-static int cmd_speed(void)
-{
-    static const char *const opname[] = {"ctr", "cbc-enc", "cbc-dec"};
-    static const size_t sizes[] = {64, 1024, 16384};
-    uint8_t key[32] = {1, 2, 3}, *buf = calloc(1, 16384);
-
-    if (buf == NULL)
-        return 1;
-    printf("quick engine comparison, MB/s (best of 5); the full benchmark "
-           "is `make speed`\n");
-    printf("%-10s %-8s %-5s %10s %10s %10s\n", "engine", "op", "key", "64 B",
-           "1 KiB", "16 KiB");
-    for (size_t e = 0; e < aesir_engine_count(); e++) {
-        if (!(aesir_engine_flags(e) & AESIR_ENGINE_AVAILABLE))
+    while (*list != '\0') {
+        size_t n = strcspn(list, ","), i;
+        const char *name = item;
+        snprintf(item, sizeof(item), "%.*s", (int)n, list);
+        list += n + (list[n] == ',');
+        if (n == 0)
             continue;
-        for (int op = 0; op < 3; op++)
-            for (size_t kl = 16; kl <= 32; kl += 16) {
-                aesir_aes k;
-                if (aesir_aes_init_ex(&k, key, kl, aesir_engine_name(e),
-                                      AESIR_ENCRYPT | AESIR_DECRYPT) != 0)
-                    return 1;
-                printf("%-10s %-8s %-5zu", aesir_engine_name(e), opname[op],
-                       8 * kl);
-                for (size_t s = 0; s < 3; s++)
-                    printf(" %10.1f",
-                           measure(&k, (enum op)op, buf, sizes[s]));
-                printf("\n");
-                fflush(stdout);
-                aesir_aes_clear(&k);
-            }
+        if (strncmp(name, "aesir/", 6) == 0)
+            name += 6;
+        for (i = 0; i < speed_n; i++)
+            if (strcmp(speed_impls[i]->name + 6, name) == 0)
+                break;
+        if (i == speed_n) {
+            int e = aesir_engine_find(name);
+            fprintf(stderr, "aesir speed: engine '%s' %s (aesir info lists "
+                            "them)\n",
+                    name, e < 0 ? "unknown" : "not available on this CPU");
+            return -1;
+        }
+        bench_add(speed_impls[i]);
     }
-    free(buf);
     return 0;
+}
+
+struct speed_opts {
+    struct bench_config cfg;
+    const char *engines;
+    int csv, cpb;
+};
+
+/* speed_value -- argv[*i + 1] for option argv[*i], or NULL. */
+static const char *speed_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "aesir speed: %s needs a value\n", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int speed_count(const char *opt, const char *v, unsigned lo,
+                       unsigned hi, unsigned *out)
+{
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (end == v || *end != '\0' || x < lo || x > hi) {
+        fprintf(stderr, "aesir speed: %s %s: want %u..%u\n", opt, v, lo, hi);
+        return -1;
+    }
+    *out = (unsigned)x;
+    return 0;
+}
+
+/* speed_parse -- 0 to run, 1 for help, -1 on error. */
+static int speed_parse(struct speed_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof(*o));
+    bench_config_default(&o->cfg);
+    o->cfg.passes = 1;
+    o->cfg.verbose = isatty(2);
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int rc = 0;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+            return 1;
+        if (strcmp(a, "--csv") == 0) {
+            o->csv = 1;
+            continue;
+        }
+        if (strcmp(a, "--cpb") == 0) {
+            o->cpb = 1;
+            continue;
+        }
+        if (strcmp(a, "--misalign") == 0) {
+            o->cfg.misalign = 1;
+            continue;
+        }
+        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o->cfg.verbose = 0;
+            continue;
+        }
+        if ((v = speed_value(argc, argv, &i)) == NULL)
+            return -1;
+        if (strcmp(a, "--engines") == 0)
+            o->engines = v;
+        else if (strcmp(a, "--modes") == 0 || strcmp(a, "--ops") == 0)
+            rc = bench_parse_ops(v, &o->cfg.ops);
+        else if (strcmp(a, "--keys") == 0)
+            rc = bench_parse_keys(v, &o->cfg.keys);
+        else if (strcmp(a, "--sizes") == 0)
+            rc = bench_parse_sizes(v, o->cfg.sizes, &o->cfg.nsizes);
+        else if (strcmp(a, "--passes") == 0)
+            rc = speed_count(a, v, 1, 100, &o->cfg.passes);
+        else if (strcmp(a, "--rounds") == 0)
+            rc = speed_count(a, v, 1, 21, &o->cfg.rounds);
+        else {
+            fprintf(stderr, "aesir speed: unknown option %s\n", a);
+            return -1;
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void speed_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: aesir speed [options]   (aesir engines only; all libraries: "
+        "make speed)\n"
+        "  --engines LIST  engines, e.g. ttable,ref [every available one]\n"
+        "  --modes LIST    ops (ecb-enc ecb-dec cbc-enc cbc-dec cfb128-enc\n"
+        "                  cfb128-dec ofb ctr), modes (cbc = both "
+        "directions),\n"
+        "                  main, all [main = ctr,cbc-enc,cbc-dec,ecb-enc]\n"
+        "  --keys LIST     128,192,256 [128,256]\n"
+        "  --sizes LIST    bytes, k/M suffixes, or all [64,576,16384]\n"
+        "  --passes N      grid repetitions, best kept [1]\n"
+        "  --rounds N      timed rounds per cell, median [9]\n"
+        "  --misalign      buffers at 64-byte alignment + 1\n"
+        "  --cpb           tables in cycles per byte instead of GB/s\n"
+        "  --csv           CSV of every measurement on stdout, no tables\n"
+        "  -q, --quiet     no progress line\n");
+}
+
+static int cmd_speed(int argc, char **argv)
+{
+    struct speed_opts o;
+    struct bench_run r;
+    struct bench_meta m = {"aesir speed", NULL, NULL, NULL, NULL};
+    int rc = speed_parse(&o, argc, argv);
+
+    if (rc != 0) {
+        speed_usage(rc > 0 ? stdout : stderr);
+        return rc > 0 ? 0 : 2;
+    }
+    if (speed_engines(o.engines) != 0)
+        return 2;
+    if (bench_init(&r, &o.cfg, stderr) != 0) {
+        fprintf(stderr, "aesir speed: out of memory\n");
+        return 2;
+    }
+    m.command = "aesir speed";
+    if (!o.csv) {
+        bench_print_header(&r, stdout, &m);
+        fflush(stdout);
+    }
+    rc = bench_verify(&r, o.cfg.ops, o.cfg.keys, stderr) != 0;
+    if (!o.csv)
+        bench_measure_keysetup(&r);
+    rc |= bench_measure(&r) != 0;
+    if (o.csv) {
+        bench_write_csv(&r, stdout);
+    } else {
+        bench_print_clock(&r, stdout);
+        bench_print_tables(&r, stdout, o.cpb, NULL);
+        bench_print_keysetup(&r, stdout);
+        bench_print_notes(&r, stdout);
+    }
+    bench_free(&r);
+    return rc;
 }
 
 static void usage(FILE *f)
@@ -152,7 +257,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: aesir info | selftest | speed\n"
                "  info      engines, their properties and the default\n"
                "  selftest  known-answer tests of every runnable engine\n"
-               "  speed     quick engine comparison on CTR and CBC\n"
+               "  speed     time the engines (aesir speed --help; every\n"
+               "            library side by side: make speed)\n"
                "Set AESIR_ENGINE=<name> to override the default engine.\n");
 }
 
@@ -162,8 +268,8 @@ int main(int argc, char **argv)
         return cmd_info();
     if (argc == 2 && strcmp(argv[1], "selftest") == 0)
         return cmd_selftest();
-    if (argc == 2 && strcmp(argv[1], "speed") == 0)
-        return cmd_speed();
+    if (argc >= 2 && strcmp(argv[1], "speed") == 0)
+        return cmd_speed(argc, argv);
     if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
                       strcmp(argv[1], "--help") == 0)) {
         usage(stdout);
