@@ -94,6 +94,33 @@ _Static_assert(sizeof(struct aesir_key_state) <= sizeof(aesir_aes),
 const struct aesir_key_state *aesir_key_state(const aesir_aes *ctx,
                                               unsigned dirs);
 
+/* CPU features (src/core/cpu.c): probed once, masked by the environment
+ * variable AESIR_CPU_DISABLE. */
+#define AESIR_CPU_SSE2 (1u << 0)
+#define AESIR_CPU_SSSE3 (1u << 1)
+#define AESIR_CPU_SSE41 (1u << 2)
+#define AESIR_CPU_AESNI (1u << 3)
+#define AESIR_CPU_PCLMUL (1u << 4)
+#define AESIR_CPU_AVX (1u << 5)
+#define AESIR_CPU_AVX2 (1u << 6)
+#define AESIR_CPU_VAES (1u << 7)
+#define AESIR_CPU_VPCLMUL (1u << 8)
+#define AESIR_CPU_AVX512F (1u << 9)
+#define AESIR_CPU_AVX512BW (1u << 10)
+#define AESIR_CPU_AVX512VL (1u << 11)
+#define AESIR_CPU_GFNI (1u << 12)
+#define AESIR_CPU_NEON (1u << 16)
+#define AESIR_CPU_ARMV8_AES (1u << 17)
+#define AESIR_CPU_PMULL (1u << 18)
+#define AESIR_CPU_ALTIVEC (1u << 20)
+#define AESIR_CPU_POWER8 (1u << 21)
+#define AESIR_CPU_SIMD128 (1u << 24)
+#define AESIR_CPU_PROBED (1u << 31)
+
+uint32_t aesir_cpu_features(void);
+/* Name and bit of feature i, for listing; NULL past the end. */
+const char *aesir_cpu_feature_name(size_t i, uint32_t *bit);
+
 /* Dispatch (src/core/dispatch.c). */
 const struct aesir_engine *aesir_engine_at(size_t i);
 const struct aesir_engine *aesir_engine_by_name(const char *name,

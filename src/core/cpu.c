@@ -1,0 +1,159 @@
+/*
+ * cpu.c -- the one-time CPU probe: which instruction-set extensions this
+ * CPU has and the operating system has enabled.
+ *
+ * x86: CPUID leaves 1 and 7, and XGETBV for the register state the OS
+ * saves (an AVX or AVX-512 instruction faults if the OS does not save
+ * YMM/ZMM state, whatever CPUID says). Other architectures report what
+ * the compiler was told to assume (__ARM_FEATURE_*, __ALTIVEC__, ...);
+ * run-time probing there arrives with those engines.
+ *
+ * AESIR_CPU_DISABLE="aesni,avx512f,..." (comma-separated feature names, or
+ * "all") masks features before any engine sees them, so the fallbacks can
+ * be exercised on a CPU that has everything (BoringSSL's OPENSSL_ia32cap
+ * habit). The result is computed once and cached; concurrent first calls
+ * compute the same value, so the race is harmless.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define AESIR_X86 1
+#endif
+
+static const struct {
+    const char *name;
+    uint32_t bit;
+} feature_names[] = {
+    {"sse2", AESIR_CPU_SSE2},           {"ssse3", AESIR_CPU_SSSE3},
+    {"sse41", AESIR_CPU_SSE41},         {"aesni", AESIR_CPU_AESNI},
+    {"pclmul", AESIR_CPU_PCLMUL},       {"avx", AESIR_CPU_AVX},
+    {"avx2", AESIR_CPU_AVX2},           {"vaes", AESIR_CPU_VAES},
+    {"vpclmul", AESIR_CPU_VPCLMUL},     {"avx512f", AESIR_CPU_AVX512F},
+    {"avx512bw", AESIR_CPU_AVX512BW},   {"avx512vl", AESIR_CPU_AVX512VL},
+    {"gfni", AESIR_CPU_GFNI},           {"neon", AESIR_CPU_NEON},
+    {"armv8-aes", AESIR_CPU_ARMV8_AES}, {"pmull", AESIR_CPU_PMULL},
+    {"altivec", AESIR_CPU_ALTIVEC},     {"power8", AESIR_CPU_POWER8},
+    {"simd128", AESIR_CPU_SIMD128},
+};
+
+#ifdef AESIR_X86
+static uint64_t xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static uint32_t probe_x86(void)
+{
+    unsigned a, b, c, d, b7 = 0, c7 = 0;
+    uint32_t f = 0;
+    int ymm = 0, zmm = 0;
+
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    if (d & (1u << 26))
+        f |= AESIR_CPU_SSE2;
+    if (c & (1u << 9))
+        f |= AESIR_CPU_SSSE3;
+    if (c & (1u << 19))
+        f |= AESIR_CPU_SSE41;
+    if (c & (1u << 25))
+        f |= AESIR_CPU_AESNI;
+    if (c & (1u << 1))
+        f |= AESIR_CPU_PCLMUL;
+    if (c & (1u << 27)) { /* OSXSAVE: XGETBV is usable */
+        uint64_t xcr0 = xgetbv0();
+        ymm = (xcr0 & 0x6) == 0x6;    /* XMM and YMM state */
+        zmm = (xcr0 & 0xe6) == 0xe6;  /* and opmask, ZMM_Hi256, Hi16_ZMM */
+    }
+    if (ymm && (c & (1u << 28)))
+        f |= AESIR_CPU_AVX;
+    if (__get_cpuid_max(0, NULL) >= 7)
+        __cpuid_count(7, 0, a, b7, c7, d);
+    if (ymm && (b7 & (1u << 5)))
+        f |= AESIR_CPU_AVX2;
+    if (ymm && (c7 & (1u << 9)))
+        f |= AESIR_CPU_VAES;
+    if (ymm && (c7 & (1u << 10)))
+        f |= AESIR_CPU_VPCLMUL;
+    if (c7 & (1u << 8))
+        f |= AESIR_CPU_GFNI;
+    if (zmm && (b7 & (1u << 16)))
+        f |= AESIR_CPU_AVX512F;
+    if (zmm && (b7 & (1u << 30)))
+        f |= AESIR_CPU_AVX512BW;
+    if (zmm && (b7 & (1u << 31)))
+        f |= AESIR_CPU_AVX512VL;
+    return f;
+}
+#endif
+
+static uint32_t probe(void)
+{
+    uint32_t f = 0;
+#ifdef AESIR_X86
+    f = probe_x86();
+#endif
+#if defined(__ARM_NEON) || defined(__aarch64__)
+    f |= AESIR_CPU_NEON;
+#endif
+#if defined(__ARM_FEATURE_CRYPTO) || defined(__ARM_FEATURE_AES)
+    f |= AESIR_CPU_ARMV8_AES | AESIR_CPU_PMULL;
+#endif
+#if defined(__ALTIVEC__)
+    f |= AESIR_CPU_ALTIVEC;
+#endif
+#if defined(__POWER8_VECTOR__) && defined(__CRYPTO__)
+    f |= AESIR_CPU_POWER8;
+#endif
+#if defined(__wasm_simd128__)
+    f |= AESIR_CPU_SIMD128;
+#endif
+    return f;
+}
+
+/* Features named in AESIR_CPU_DISABLE, as a mask to clear. */
+static uint32_t disabled(void)
+{
+    const char *s = getenv("AESIR_CPU_DISABLE");
+    uint32_t m = 0;
+
+    while (s != NULL && *s != '\0') {
+        size_t len = strcspn(s, ",");
+        if (len == 3 && strncmp(s, "all", 3) == 0)
+            m = UINT32_MAX;
+        for (size_t i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]);
+             i++)
+            if (strlen(feature_names[i].name) == len &&
+                strncmp(s, feature_names[i].name, len) == 0)
+                m |= feature_names[i].bit;
+        s += len + (s[len] == ',');
+    }
+    return m;
+}
+
+uint32_t aesir_cpu_features(void)
+{
+    /* Bit 31 marks "probed", so a CPU with no features is cached too. */
+    static _Atomic uint32_t cached;
+    uint32_t f = atomic_load(&cached);
+    if (f == 0) {
+        f = (probe() & ~disabled()) | AESIR_CPU_PROBED;
+        atomic_store(&cached, f);
+    }
+    return f & ~AESIR_CPU_PROBED;
+}
+
+const char *aesir_cpu_feature_name(size_t i, uint32_t *bit)
+{
+    if (i >= sizeof(feature_names) / sizeof(feature_names[0]))
+        return NULL;
+    if (bit != NULL)
+        *bit = feature_names[i].bit;
+    return feature_names[i].name;
+}
