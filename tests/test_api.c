@@ -443,6 +443,22 @@ static void test_engines(void)
             !strcmp(nm, "ttable"))
             CHECK(!(aesir_engine_flags(i) & AESIR_ENGINE_CONSTANT_TIME));
     }
+    /* The rule: the default is constant-time whenever any available
+     * engine is; only a build without one falls back to ttable. (With
+     * AESIR_ENGINE naming an available engine, that engine wins.) */
+    if (expect == NULL) {
+        int have_ct = 0;
+        for (size_t i = 0; i < count; i++)
+            have_ct |= (aesir_engine_flags(i) &
+                        (AESIR_ENGINE_AVAILABLE | AESIR_ENGINE_CONSTANT_TIME)) ==
+                       (AESIR_ENGINE_AVAILABLE | AESIR_ENGINE_CONSTANT_TIME);
+        if (have_ct)
+            CHECK(aesir_engine_flags((size_t)def) & AESIR_ENGINE_CONSTANT_TIME);
+        else
+            CHECK(strcmp(aesir_engine_default(), "ttable") == 0);
+        printf("default engine: %s (%sconstant-time)\n", aesir_engine_default(),
+               have_ct ? "" : "no engine is ");
+    }
     if (expect != NULL) {
         printf("default engine: %s (expected %s)\n", aesir_engine_default(),
                expect);
