@@ -20,6 +20,15 @@
 #include "harness.h"
 #include "output.h"
 
+static int have_ct_engine(void)
+{
+    const unsigned want = AESIR_ENGINE_AVAILABLE | AESIR_ENGINE_CONSTANT_TIME;
+    for (size_t i = 0; i < aesir_engine_count(); i++)
+        if ((aesir_engine_flags(i) & want) == want)
+            return 1;
+    return 0;
+}
+
 static int cmd_info(void)
 {
     const char *def = aesir_engine_default();
@@ -38,10 +47,11 @@ static int cmd_info(void)
     }
     printf("\ndefault: %s\n", def);
     if (!(def_flags & AESIR_ENGINE_CONSTANT_TIME))
-        printf("WARNING: the default engine is NOT constant-time: this build "
-               "has no constant-time engine yet, and %s's table look-ups "
-               "can leak the key through the cache.\n",
-               def);
+        printf("WARNING: the default engine is NOT constant-time: its table "
+               "look-ups can leak the key through the cache (%s).\n",
+               have_ct_engine() ? "chosen by AESIR_ENGINE"
+                                : "this build has no constant-time engine "
+                                  "for this CPU");
     if (getenv("AESIR_ENGINE") != NULL)
         printf("(AESIR_ENGINE=%s is set)\n", getenv("AESIR_ENGINE"));
     return 0;
@@ -254,7 +264,7 @@ static int cmd_speed(int argc, char **argv)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: aesir info | selftest | speed\n"
+    fprintf(f, "usage: aesir info | selftest | speed [options]\n"
                "  info      engines, their properties and the default\n"
                "  selftest  known-answer tests of every runnable engine\n"
                "  speed     time the engines (aesir speed --help; every\n"
