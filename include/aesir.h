@@ -132,6 +132,15 @@ AESIR_API const char *aesir_engine_default(void);
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_engine_selftest(const char *name);
 
+/*
+ * aesir_cpu_feature -- name of CPU feature i ("aesni", "vaes", "avx512f",
+ * "neon", ...), or NULL past the last one; *present (when not NULL) is set
+ * to 1 when this CPU has it and the OS enabled it, after the mask in the
+ * environment variable AESIR_CPU_DISABLE ("aesni,avx512f" or "all"), which
+ * lets tests exercise fallbacks. Probed once.
+ */
+AESIR_API const char *aesir_cpu_feature(size_t i, int *present);
+
 /* ---------------------------------------------------------------------
  * Block cipher: key contexts
  * ------------------------------------------------------------------- */

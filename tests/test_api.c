@@ -422,6 +422,17 @@ static void test_engines(void)
     const char *expect = getenv("AESIR_EXPECT_DEFAULT");
 
     CHECK(count >= 3);
+    {
+        size_t nf = 0;
+        int present = -1;
+        while (aesir_cpu_feature(nf, &present) != NULL) {
+            CHECK(present == 0 || present == 1);
+            nf++;
+        }
+        CHECK(nf >= 10);
+        CHECK(aesir_cpu_feature(nf, &present) == NULL && present == 0);
+        CHECK(aesir_cpu_feature(0, NULL) != NULL);
+    }
     CHECK(def >= 0);
     CHECK(aesir_engine_flags((size_t)def) & AESIR_ENGINE_AVAILABLE);
     CHECK(aesir_engine_name(count) == NULL);

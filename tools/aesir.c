@@ -34,7 +34,18 @@ static int cmd_info(void)
     const char *def = aesir_engine_default();
     unsigned def_flags = aesir_engine_flags((size_t)aesir_engine_find(def));
 
-    printf("aesir %s\n\n", aesir_version());
+    printf("aesir %s\n\ncpu features:", aesir_version());
+    for (size_t i = 0;; i++) {
+        int present;
+        const char *f = aesir_cpu_feature(i, &present);
+        if (f == NULL)
+            break;
+        if (present)
+            printf(" %s", f);
+    }
+    if (getenv("AESIR_CPU_DISABLE") != NULL)
+        printf("  (AESIR_CPU_DISABLE=%s)", getenv("AESIR_CPU_DISABLE"));
+    printf("\n\n");
     printf("%-10s %-9s %-13s %-8s %s\n", "engine", "available",
            "constant-time", "hardware", "description");
     for (size_t i = 0; i < aesir_engine_count(); i++) {

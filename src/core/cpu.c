@@ -157,3 +157,12 @@ const char *aesir_cpu_feature_name(size_t i, uint32_t *bit)
         *bit = feature_names[i].bit;
     return feature_names[i].name;
 }
+
+const char *aesir_cpu_feature(size_t i, int *present)
+{
+    uint32_t bit;
+    const char *name = aesir_cpu_feature_name(i, &bit);
+    if (present != NULL)
+        *present = name != NULL && (aesir_cpu_features() & bit) != 0;
+    return name;
+}
