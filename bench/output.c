@@ -1,0 +1,717 @@
+/*
+ * output.c -- tables for the terminal, CSV and JSON for the files (see
+ * output.h).
+ *
+ * A table is one operation and key size: a row per impl that claims it,
+ * a column per message size. The best peer of each column is marked with
+ * '*'; under every aesir row, a line gives aesir's speed relative to that
+ * best peer (2.00x = twice as fast) and, when the limit row exists, the
+ * fraction of the AES-instruction bound it reaches (100% = at the bound;
+ * above 100% would mean the bound is wrong).
+ */
+#include "output.h"
+
+#include <string.h>
+
+#include "aesir.h"
+
+#define NAME_W 22
+#define COL_W 10
+
+const char *bench_size_label(size_t size, char buf[32])
+{
+    if (size >= 1048576 && size % 1048576 == 0)
+        snprintf(buf, 32, "%zu MiB", size / 1048576);
+    else if (size >= 1024 && size % 1024 == 0)
+        snprintf(buf, 32, "%zu KiB", size / 1024);
+    else
+        snprintf(buf, 32, "%zu B", size);
+    return buf;
+}
+
+/* Three significant digits, or so: 0.0712, 1.23, 12.3, 123. */
+static const char *fmt3(double v, char buf[32])
+{
+    /* thresholds just below the next decade, so 0.9999 prints as 1.00 */
+    if (v < 0)
+        snprintf(buf, 32, "-");
+    else if (v < 0.0099995)
+        snprintf(buf, 32, "%.4f", v);
+    else if (v < 0.9995)
+        snprintf(buf, 32, "%.3f", v);
+    else if (v < 9.995)
+        snprintf(buf, 32, "%.2f", v);
+    else if (v < 99.95)
+        snprintf(buf, 32, "%.1f", v);
+    else
+        snprintf(buf, 32, "%.0f", v);
+    return buf;
+}
+
+static int is_aesir(const struct bench_impl *im)
+{
+    return strcmp(im->group, "aesir") == 0;
+}
+
+/* ------------------------------------------------------------------
+ * Header
+ * ---------------------------------------------------------------- */
+
+static void list_ops(const struct bench_run *r, FILE *f)
+{
+    const char *sep = "";
+    for (int op = 0; op < OP_COUNT; op++)
+        if (r->cfg.ops >> op & 1) {
+            fprintf(f, "%s%s", sep, bench_op_name((enum bench_op)op));
+            sep = ",";
+        }
+}
+
+static void list_keys_sizes(const struct bench_run *r, FILE *f)
+{
+    char b[32];
+    const char *sep = "";
+
+    fprintf(f, "; AES-");
+    for (unsigned k = 0; k < BENCH_NKEYS; k++)
+        if (r->cfg.keys >> k & 1) {
+            fprintf(f, "%s%u", sep, bench_key_bits(k));
+            sep = ",";
+        }
+    fprintf(f, "; sizes ");
+    for (size_t i = 0; i < r->cfg.nsizes; i++)
+        fprintf(f, "%s%s", i ? ", " : "", bench_size_label(r->cfg.sizes[i], b));
+}
+
+void bench_print_header(const struct bench_run *r, FILE *f,
+                        const struct bench_meta *m)
+{
+    const struct bench_clock *c = &r->clock;
+
+    fprintf(f, "%s -- aesir %s, %s\n", m->program, aesir_version(), r->date);
+    fprintf(f, "CPU:     %s\n", r->cpu);
+    if (r->cpu_flags[0] != '\0')
+        fprintf(f, "flags:   %s\n", r->cpu_flags);
+    if (c->has_tsc)
+        fprintf(f,
+                "timer:   TSC (rdtsc) at %.4f GHz, calibrated against "
+                "CLOCK_MONOTONIC (invariant TSC: %s); cycles/byte are TSC "
+                "cycles\n",
+                c->tick_hz / 1e9, c->tsc_invariant ? "yes" : "no");
+    else
+        fprintf(f, "timer:   CLOCK_MONOTONIC (no TSC on this architecture): "
+                   "no TSC cycles/byte\n");
+    fprintf(f, "cycles:  %s\n", c->perf_status);
+    if (!c->perf_ok)
+        fprintf(f, "         -> no core cycles; core clock %s\n",
+                c->chain_ok ? "estimated from a dependent-add chain timed by "
+                              "the timer, during the run"
+                            : "not estimated (no add chain here)");
+    fprintf(f, "buffers: one input/output pair for every impl, %s\n",
+            r->cfg.misalign ? "MISALIGNED (64-byte alignment + 1)"
+                            : "64-byte aligned");
+    fprintf(f, "grid:    ");
+    list_ops(r, f);
+    list_keys_sizes(r, f);
+    fprintf(f,
+            "\nmethod:  impls interleaved round by round; median of %u "
+            "rounds >= %.1f ms (x2 below 1 KiB) after warm-up;\n"
+            "         rerun: rounds > %.2fx the best, or > %.2fx with an "
+            "involuntary context switch\n"
+            "         (at most %u tries); %u pass%s, best kept; key setup "
+            "not timed\n",
+            r->cfg.rounds, r->cfg.round_ms, r->cfg.slack,
+            1 + (r->cfg.slack - 1) / 3, 3 * r->cfg.rounds, r->cfg.passes,
+            r->cfg.passes == 1 ? "" : "es");
+    if (m->peers_built != NULL)
+        fprintf(f, "peers:   built: %s\n",
+                m->peers_built[0] ? m->peers_built : "none");
+    if (m->peers_missing != NULL && m->peers_missing[0] != '\0')
+        fprintf(f, "         not built: %s\n", m->peers_missing);
+    fprintf(f, "impls:  ");
+    for (size_t i = 0; i < r->nimpls; i++)
+        fprintf(f, " %s%s", r->impls[i].impl->name,
+                r->impls[i].usable ? "" : "(unavailable)");
+    fprintf(f, "\n");
+}
+
+void bench_print_clock(const struct bench_run *r, FILE *f)
+{
+    const struct bench_clock *c = &r->clock;
+
+    if (r->load_start >= 0)
+        fprintf(f, "load:    %.2f (1-minute load average) at the start%s\n",
+                r->load_start,
+                r->load_start > 0.5 ? ": other work is running, expect noise"
+                                    : "");
+    if (r->steal >= 0)
+        fprintf(f,
+                "steal:   %.1f%% of CPU time taken by the hypervisor "
+                "during the grid\n",
+                100 * r->steal);
+
+    if (c->ratio_samples == 0) {
+        fprintf(f, "core clock: not measured\n");
+        return;
+    }
+    fprintf(f,
+            "core clock / %s: %.3f .. %.3f over the run (%s, %u "
+            "samples)",
+            c->has_tsc ? "TSC" : "timer", c->ratio_min, c->ratio_max,
+            c->perf_ok ? "perf core cycles per round" : "dependent-add chain",
+            c->ratio_samples);
+    if (c->has_tsc)
+        fprintf(f, ": %.2f .. %.2f GHz", c->ratio_min * c->tick_hz / 1e9,
+                c->ratio_max * c->tick_hz / 1e9);
+    fprintf(f, "\n");
+}
+
+/* ------------------------------------------------------------------
+ * Tables
+ * ---------------------------------------------------------------- */
+
+/* The figure shown in a table, bigger or smaller is better per mode. */
+static double shown(const struct bench_run *r, const struct bench_cell *c,
+                    size_t size, int cpb)
+{
+    if (!cpb)
+        return bench_cell_gbps(r, c, size);
+    if (r->clock.perf_ok && c->core > 0)
+        return bench_cell_cpb_core(c, size);
+    return bench_cell_cpb_tsc(r, c, size);
+}
+
+/* best_peer -- index of the fastest peer in a column, or -1. */
+static long best_peer(const struct bench_run *r, enum bench_op op, unsigned k,
+                      size_t si)
+{
+    long best = -1;
+    double bv = 0;
+
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+        double v;
+        if (is_aesir(r->impls[i].impl) || !c->valid)
+            continue;
+        v = bench_cell_gbps(r, c, r->cfg.sizes[si]);
+        if (best < 0 || v > bv) {
+            best = (long)i;
+            bv = v;
+        }
+    }
+    return best;
+}
+
+/* best_gbps -- GB/s of impl best in a column. */
+static double best_gbps(const struct bench_run *r, long best, enum bench_op op,
+                        unsigned k, size_t si)
+{
+    return bench_cell_gbps(r, bench_cell_at(r, (size_t)best, op, k, si),
+                           r->cfg.sizes[si]);
+}
+
+/* Fraction of the bound reached: bound cycles / measured cycles, in the
+ * same clock (core cycles when perf gave them, else TSC cycles). */
+double bench_bound_fraction(const struct bench_run *r,
+                            const struct bench_cell *c, size_t size, unsigned k,
+                            const struct bench_bound *b)
+{
+    if (b == NULL || !b->valid || !c->valid)
+        return -1;
+    if (r->clock.perf_ok && c->core > 0 && b->cpb_core[k] > 0)
+        return b->cpb_core[k] / bench_cell_cpb_core(c, size);
+    if (r->clock.has_tsc && b->cpb_tsc[k] > 0)
+        return b->cpb_tsc[k] / bench_cell_cpb_tsc(r, c, size);
+    return b->gbps[k] > 0 ? bench_cell_gbps(r, c, size) / b->gbps[k] : -1;
+}
+
+static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
+                           enum bench_op op, unsigned k, int cpb,
+                           const long *best)
+{
+    char v[32], cell[40];
+
+    fprintf(f, "%-*s", NAME_W, r->impls[i].impl->name);
+    for (size_t si = 0; si < r->cfg.nsizes; si++) {
+        const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+        if (!c->valid)
+            snprintf(cell, sizeof(cell), "-");
+        else
+            snprintf(cell, sizeof(cell), "%s%s%s",
+                     fmt3(shown(r, c, r->cfg.sizes[si], cpb), v),
+                     c->noisy ? "~" : "", best[si] == (long)i ? "*" : " ");
+        fprintf(f, "%*s", COL_W, cell);
+    }
+    fprintf(f, "\n");
+}
+
+/* The lines under an aesir row: vs best peer, and of the bound. */
+static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
+                              enum bench_op op, unsigned k, const long *best,
+                              const struct bench_bound *b)
+{
+    char cell[40], v[32];
+    int any = 0;
+
+    for (size_t si = 0; si < r->cfg.nsizes; si++)
+        any |= best[si] >= 0;
+    if (any) {
+        fprintf(f, "%-*s", NAME_W, "  vs best peer");
+        for (size_t si = 0; si < r->cfg.nsizes; si++) {
+            const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+            size_t s = r->cfg.sizes[si];
+            if (!c->valid || best[si] < 0)
+                snprintf(cell, sizeof(cell), "- ");
+            else
+                snprintf(cell, sizeof(cell), "%sx ",
+                         fmt3(bench_cell_gbps(r, c, s) /
+                                  best_gbps(r, best[si], op, k, si),
+                              v));
+            fprintf(f, "%*s", COL_W, cell);
+        }
+        fprintf(f, "\n");
+    }
+    if (b != NULL && b->valid) {
+        fprintf(f, "%-*s", NAME_W, "  of AES bound");
+        for (size_t si = 0; si < r->cfg.nsizes; si++) {
+            const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+            double fr = c->valid
+                            ? bench_bound_fraction(r, c, r->cfg.sizes[si], k, b)
+                            : -1;
+            if (fr < 0)
+                snprintf(cell, sizeof(cell), "- ");
+            else
+                snprintf(cell, sizeof(cell), "%s%% ", fmt3(100 * fr, v));
+            fprintf(f, "%*s", COL_W, cell);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void print_bound_row(const struct bench_run *r, FILE *f, unsigned k,
+                            int cpb, const struct bench_bound *b)
+{
+    char v[32], cell[40];
+    double x = !cpb               ? b->gbps[k]
+               : r->clock.perf_ok ? b->cpb_core[k]
+               : r->clock.has_tsc ? b->cpb_tsc[k]
+                                  : -1;
+
+    fprintf(f, "%-*s", NAME_W, "bound (AES insns)");
+    for (size_t si = 0; si < r->cfg.nsizes; si++) {
+        snprintf(cell, sizeof(cell), "%s ", fmt3(x, v));
+        fprintf(f, "%*s", COL_W, cell);
+    }
+    fprintf(f, "\n");
+}
+
+/* claims -- impl i has a row in this table: it said it supports it. */
+static int claims(const struct bench_run *r, size_t i, enum bench_op op,
+                  unsigned k)
+{
+    return r->impls[i].usable && (r->impls[i].claimed[k] >> op & 1);
+}
+
+static void print_table(const struct bench_run *r, FILE *f, enum bench_op op,
+                        unsigned k, int cpb, const struct bench_bound *b)
+{
+    long best[BENCH_MAX_SIZES];
+    char sz[32];
+    const char *unit =
+        !cpb ? "GB/s, higher is better"
+        : r->clock.perf_ok
+            ? "core cycles/byte, lower is better"
+            : (r->clock.has_tsc ? "TSC cycles/byte, lower is better"
+                                : "no cycle counter");
+
+    int peers = 0;
+
+    for (size_t si = 0; si < r->cfg.nsizes; si++) {
+        best[si] = best_peer(r, op, k, si);
+        peers |= best[si] >= 0;
+    }
+    fprintf(f, "\n== %s, AES-%u: %s%s ==\n", bench_op_name(op),
+            bench_key_bits(k), unit, peers ? "; * best peer" : "");
+    fprintf(f, "%-*s", NAME_W, "impl");
+    for (size_t si = 0; si < r->cfg.nsizes; si++)
+        fprintf(f, "%*s ", COL_W - 1, bench_size_label(r->cfg.sizes[si], sz));
+    fprintf(f, "\n");
+    for (size_t i = 0; i < r->nimpls; i++) {
+        if (!claims(r, i, op, k))
+            continue;
+        if (r->impls[i].dropped >> op & 1) {
+            fprintf(f, "%-*s  DROPPED: output differs from aesir ref\n", NAME_W,
+                    r->impls[i].impl->name);
+            continue;
+        }
+        print_impl_row(r, f, i, op, k, cpb, best);
+        if (is_aesir(r->impls[i].impl))
+            print_aesir_lines(r, f, i, op, k, best, b);
+    }
+    if (b != NULL && b->valid)
+        print_bound_row(r, f, k, cpb, b);
+}
+
+/* noisy_cells -- cells whose figure comes from a busy stretch. */
+static unsigned noisy_cells(const struct bench_run *r)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int op = 0; op < OP_COUNT; op++)
+            for (unsigned k = 0; k < BENCH_NKEYS; k++)
+                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                    const struct bench_cell *c =
+                        bench_cell_at(r, i, (enum bench_op)op, k, si);
+                    n += c->valid && c->noisy;
+                }
+    return n;
+}
+
+void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
+                        const struct bench_bound *b)
+{
+    unsigned noisy = noisy_cells(r);
+
+    for (int op = 0; op < OP_COUNT; op++)
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            if ((r->cfg.ops >> op & 1) && (r->cfg.keys >> k & 1))
+                print_table(r, f, (enum bench_op)op, k, cpb, b);
+    if (b != NULL && b->valid)
+        fprintf(f,
+                "\nbound: CTR from %s throughput alone (counter, XOR, "
+                "loads and stores not counted)%s\n",
+                b->insn,
+                b->saturated ? ""
+                             : " -- NOT saturated: too low a "
+                               "rate, the bound is loose");
+    if (noisy > 0)
+        fprintf(f,
+                "~ %u cells: fewer than half their rounds were clean in "
+                "every pass (machine busy);\n  the median of all rounds is "
+                "shown, less reliable than the rest\n",
+                noisy);
+}
+
+void bench_print_keysetup(const struct bench_run *r, FILE *f)
+{
+    char a[32], d[32], cell[80];
+    int via = 0;
+
+    fprintf(f,
+            "\n== key setups per second, millions (encrypt / decrypt "
+            "schedule) ==\n%-*s",
+            NAME_W, "impl");
+    for (unsigned k = 0; k < BENCH_NKEYS; k++)
+        if (r->cfg.keys >> k & 1)
+            fprintf(f, "%20s%u", "AES-", bench_key_bits(k));
+    fprintf(f, "\n");
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const struct bench_impl_state *s = &r->impls[i];
+        int any = 0;
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            any |= s->ks[k][0].valid || s->ks[k][1].valid;
+        if (!any)
+            continue;
+        fprintf(f, "%-*s", NAME_W, s->impl->name);
+        for (unsigned k = 0; k < BENCH_NKEYS; k++) {
+            const struct bench_keysetup *e = &s->ks[k][0], *x = &s->ks[k][1];
+            if (!(r->cfg.keys >> k & 1))
+                continue;
+            snprintf(cell, sizeof(cell), "%s / %s%s",
+                     e->valid ? fmt3(e->per_sec / 1e6, a) : "-",
+                     x->valid ? fmt3(x->per_sec / 1e6, d) : "-",
+                     (e->valid && e->via_setup) || (x->valid && x->via_setup)
+                         ? "+"
+                         : " ");
+            via |= (e->valid && e->via_setup) || (x->valid && x->via_setup);
+            fprintf(f, "%23s", cell);
+        }
+        fprintf(f, "\n");
+    }
+    if (via)
+        fprintf(f, "+ measured as setup() + release() (the library has no "
+                   "separate key schedule call)\n");
+}
+
+void bench_print_notes(const struct bench_run *r, FILE *f)
+{
+    if (r->nnotes == 0)
+        return;
+    fprintf(f, "\n== notes ==\n");
+    for (unsigned i = 0; i < r->nnotes; i++)
+        fprintf(f, "%s\n", r->notes[i]);
+}
+
+/* ------------------------------------------------------------------
+ * CSV
+ * ---------------------------------------------------------------- */
+
+static void csv_num(FILE *f, double v)
+{
+    if (v >= 0)
+        fprintf(f, ",%.6g", v);
+    else
+        fprintf(f, ",");
+}
+
+int bench_write_csv(const struct bench_run *r, FILE *f)
+{
+    fprintf(f, "impl,group,op,key_bits,size,gbps,cpb_tsc,cpb_core,median_ns,"
+               "rounds,passes,misaligned\n");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int op = 0; op < OP_COUNT; op++)
+            for (unsigned k = 0; k < BENCH_NKEYS; k++)
+                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                    const struct bench_cell *c =
+                        bench_cell_at(r, i, (enum bench_op)op, k, si);
+                    size_t s = r->cfg.sizes[si];
+                    if (!c->valid)
+                        continue;
+                    fprintf(f, "%s,%s,%s,%u,%zu", r->impls[i].impl->name,
+                            r->impls[i].impl->group,
+                            bench_op_name((enum bench_op)op), bench_key_bits(k),
+                            s);
+                    csv_num(f, bench_cell_gbps(r, c, s));
+                    csv_num(f, bench_cell_cpb_tsc(r, c, s));
+                    csv_num(f, bench_cell_cpb_core(c, s));
+                    csv_num(f, bench_cell_ns(r, c));
+                    fprintf(f, ",%u,%u,%d\n", c->rounds, c->passes,
+                            r->cfg.misalign);
+                }
+    return ferror(f) ? -1 : 0;
+}
+
+int bench_write_keysetup_csv(const struct bench_run *r, FILE *f)
+{
+    fprintf(f, "impl,group,key_bits,direction,setups_per_sec,ns_per_setup,"
+               "method\n");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            for (int d = 0; d < 2; d++) {
+                const struct bench_keysetup *e = &r->impls[i].ks[k][d];
+                if (!e->valid)
+                    continue;
+                fprintf(f, "%s,%s,%u,%s,%.6g,%.6g,%s\n", r->impls[i].impl->name,
+                        r->impls[i].impl->group, bench_key_bits(k),
+                        d ? "decrypt" : "encrypt", e->per_sec, e->ns,
+                        e->via_setup ? "setup+release" : "keysetup");
+            }
+    return ferror(f) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------
+ * JSON
+ * ---------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s != NULL && *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (v >= 0)
+        fprintf(f, "%.6g", v);
+    else
+        fprintf(f, "null");
+}
+
+static void json_meta(const struct bench_run *r, FILE *f,
+                      const struct bench_meta *m)
+{
+    const struct bench_clock *c = &r->clock;
+
+    fprintf(f, "  \"meta\": {\n    \"program\": ");
+    json_str(f, m->program);
+    fprintf(f, ",\n    \"command\": ");
+    json_str(f, m->command);
+    fprintf(f, ",\n    \"aesir_version\": ");
+    json_str(f, aesir_version());
+    fprintf(f, ",\n    \"date\": ");
+    json_str(f, r->date);
+    fprintf(f, ",\n    \"cpu\": ");
+    json_str(f, r->cpu);
+    fprintf(f, ",\n    \"cpu_flags\": ");
+    json_str(f, r->cpu_flags);
+#if defined(__VERSION__)
+    fprintf(f, ",\n    \"compiler\": ");
+    json_str(f, __VERSION__);
+#endif
+#if defined(BENCH_BUILD_FLAGS)
+    fprintf(f, ",\n    \"build_flags\": ");
+    json_str(f, BENCH_BUILD_FLAGS);
+#endif
+    fprintf(f,
+            ",\n    \"timer\": \"%s\",\n    \"tick_hz\": %.6g,\n"
+            "    \"tsc_invariant\": %s,\n    \"perf_core_cycles\": %s,\n"
+            "    \"perf_status\": ",
+            c->has_tsc ? "tsc" : "clock_monotonic", c->tick_hz,
+            c->tsc_invariant ? "true" : "false", c->perf_ok ? "true" : "false");
+    json_str(f, c->perf_status);
+    fprintf(f,
+            ",\n    \"core_clock_ratio_source\": \"%s\",\n"
+            "    \"core_clock_ratio_min\": ",
+            c->perf_ok    ? "perf"
+            : c->chain_ok ? "add-chain"
+                          : "none");
+    json_num(f, c->ratio_samples ? c->ratio_min : -1);
+    fprintf(f, ",\n    \"core_clock_ratio_max\": ");
+    json_num(f, c->ratio_samples ? c->ratio_max : -1);
+    fprintf(f, ",\n    \"load_average_start\": ");
+    json_num(f, r->load_start);
+    fprintf(f, ",\n    \"steal_fraction\": ");
+    json_num(f, r->steal);
+    fprintf(f,
+            ",\n    \"rounds\": %u,\n    \"passes\": %u,\n"
+            "    \"round_ms\": %g,\n    \"slack\": %g,\n"
+            "    \"misaligned\": %d,\n    \"seed\": %llu,\n"
+            "    \"seconds\": %.3f,\n    \"peers_built\": ",
+            r->cfg.rounds, r->cfg.passes, r->cfg.round_ms, r->cfg.slack,
+            r->cfg.misalign, (unsigned long long)r->cfg.seed, r->seconds);
+    json_str(f, m->peers_built);
+    fprintf(f, ",\n    \"peers_missing\": ");
+    json_str(f, m->peers_missing);
+    fprintf(f, "\n  },\n");
+}
+
+static void json_impls(const struct bench_run *r, FILE *f)
+{
+    fprintf(f, "  \"impls\": [");
+    for (size_t i = 0; i < r->nimpls; i++) {
+        const struct bench_impl_state *s = &r->impls[i];
+        const char *sep = "";
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, s->impl->name);
+        fprintf(f, ", \"group\": ");
+        json_str(f, s->impl->group);
+        fprintf(f, ", \"usable\": %s, \"dropped\": [",
+                s->usable ? "true" : "false");
+        for (int op = 0; op < OP_COUNT; op++)
+            if (s->dropped >> op & 1) {
+                fprintf(f, "%s\"%s\"", sep, bench_op_name((enum bench_op)op));
+                sep = ", ";
+            }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n");
+}
+
+static void json_results(const struct bench_run *r, FILE *f)
+{
+    const char *sep = "";
+
+    fprintf(f, "  \"results\": [");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (int op = 0; op < OP_COUNT; op++)
+            for (unsigned k = 0; k < BENCH_NKEYS; k++)
+                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                    const struct bench_cell *c =
+                        bench_cell_at(r, i, (enum bench_op)op, k, si);
+                    size_t s = r->cfg.sizes[si];
+                    if (!c->valid)
+                        continue;
+                    fprintf(f, "%s\n    {\"impl\": ", sep);
+                    json_str(f, r->impls[i].impl->name);
+                    fprintf(f, ", \"group\": ");
+                    json_str(f, r->impls[i].impl->group);
+                    fprintf(f,
+                            ", \"op\": \"%s\", \"key_bits\": %u, "
+                            "\"size\": %zu, \"gbps\": ",
+                            bench_op_name((enum bench_op)op), bench_key_bits(k),
+                            s);
+                    json_num(f, bench_cell_gbps(r, c, s));
+                    fprintf(f, ", \"cpb_tsc\": ");
+                    json_num(f, bench_cell_cpb_tsc(r, c, s));
+                    fprintf(f, ", \"cpb_core\": ");
+                    json_num(f, bench_cell_cpb_core(c, s));
+                    fprintf(f, ", \"median_ns\": ");
+                    json_num(f, bench_cell_ns(r, c));
+                    fprintf(f,
+                            ", \"rounds\": %u, \"reruns\": %u, \"passes\": "
+                            "%u, \"iters\": %llu, \"noisy\": %s, "
+                            "\"misaligned\": %d}",
+                            c->rounds, c->reruns, c->passes,
+                            (unsigned long long)c->iters,
+                            c->noisy ? "true" : "false", r->cfg.misalign);
+                    sep = ",";
+                }
+    fprintf(f, "\n  ],\n");
+}
+
+static void json_keysetup(const struct bench_run *r, FILE *f)
+{
+    const char *sep = "";
+
+    fprintf(f, "  \"keysetup\": [");
+    for (size_t i = 0; i < r->nimpls; i++)
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            for (int d = 0; d < 2; d++) {
+                const struct bench_keysetup *e = &r->impls[i].ks[k][d];
+                if (!e->valid)
+                    continue;
+                fprintf(f, "%s\n    {\"impl\": ", sep);
+                json_str(f, r->impls[i].impl->name);
+                fprintf(f,
+                        ", \"key_bits\": %u, \"direction\": \"%s\", "
+                        "\"setups_per_sec\": %.6g, \"ns_per_setup\": "
+                        "%.6g, \"method\": \"%s\"}",
+                        bench_key_bits(k), d ? "decrypt" : "encrypt",
+                        e->per_sec, e->ns,
+                        e->via_setup ? "setup+release" : "keysetup");
+                sep = ",";
+            }
+    fprintf(f, "\n  ],\n");
+}
+
+static void json_limit(FILE *f, const struct bench_bound *b)
+{
+    fprintf(f, "  \"limit\": ");
+    if (b == NULL || !b->valid) {
+        fprintf(f, "null\n");
+        return;
+    }
+    fprintf(f, "{\"insn\": ");
+    json_str(f, b->insn);
+    fprintf(f,
+            ", \"saturated\": %s, \"core_ghz\": %.6g, "
+            "\"clmul_per_cycle\": %.6g, \"memcpy_gbps_16k\": %.6g, "
+            "\"memcpy_gbps_1m\": %.6g, \"ctr\": [",
+            b->saturated ? "true" : "false", b->core_ghz, b->clmul_per_cycle,
+            b->memcpy_gbps_16k, b->memcpy_gbps_1m);
+    for (unsigned k = 0; k < BENCH_NKEYS; k++)
+        fprintf(f,
+                "%s{\"key_bits\": %u, \"gbps\": %.6g, \"cpb_core\": "
+                "%.6g, \"cpb_tsc\": %.6g}",
+                k ? ", " : "", bench_key_bits(k), b->gbps[k], b->cpb_core[k],
+                b->cpb_tsc[k]);
+    fprintf(f, "]}\n");
+}
+
+int bench_write_json(const struct bench_run *r, FILE *f,
+                     const struct bench_meta *m)
+{
+    fprintf(f, "{\n");
+    json_meta(r, f, m);
+    json_impls(r, f);
+    json_results(r, f);
+    json_keysetup(r, f);
+    fprintf(f, "  \"notes\": [");
+    for (unsigned i = 0; i < r->nnotes; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        json_str(f, r->notes[i]);
+    }
+    fprintf(f, "\n  ],\n");
+    json_limit(f, m->bound);
+    fprintf(f, "}\n");
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * output.h -- what a run prints and writes: the header (machine, clocks,
+ * method), one terminal table per operation and key size, key setups per
+ * second, the loud notes, and CSV/JSON files of every measurement.
+ *
+ * The limit row (bench/limit.c, aesir-bench only) reaches the tables as a
+ * struct bench_bound, so this file does not depend on limit.h.
+ */
+#ifndef AESIR_BENCH_OUTPUT_H
+#define AESIR_BENCH_OUTPUT_H
+
+#include <stdio.h>
+
+#include "harness.h"
+
+/* The hardware bound for AES (CTR, AES instructions only), per key index;
+ * valid = 0 when there is none (no limit row, or not measured here). */
+struct bench_bound {
+    int valid;
+    char insn[32];                /* the instruction it comes from */
+    double gbps[BENCH_NKEYS];     /* at the limit's core clock */
+    double cpb_core[BENCH_NKEYS]; /* core cycles per byte */
+    double cpb_tsc[BENCH_NKEYS];  /* TSC cycles per byte */
+    int saturated;                /* more chains did not raise the rate */
+    double core_ghz;              /* the clock the GB/s assume */
+    double clmul_per_cycle;       /* 64x64 carry-less multiplies/cycle */
+    double memcpy_gbps_16k, memcpy_gbps_1m;
+};
+
+/* What the files say about how the run was made. */
+struct bench_meta {
+    const char *program;             /* "aesir-bench", "aesir speed" */
+    const char *command;             /* the command line */
+    const char *peers_built;         /* may be NULL */
+    const char *peers_missing;       /* may be NULL */
+    const struct bench_bound *bound; /* may be NULL */
+};
+
+/* Human-readable size: "64 B", "16 KiB", "1 MiB". */
+const char *bench_size_label(size_t size, char buf[32]);
+
+void bench_print_header(const struct bench_run *r, FILE *f,
+                        const struct bench_meta *m);
+/* bench_print_clock -- the core clock / TSC range seen (after a run). */
+void bench_print_clock(const struct bench_run *r, FILE *f);
+/* bench_print_tables -- GB/s, or cycles per byte when cpb (core cycles
+ * when perf gave them, else TSC cycles). */
+void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
+                        const struct bench_bound *b);
+void bench_print_keysetup(const struct bench_run *r, FILE *f);
+
+/* bench_bound_fraction -- the fraction of the bound b a cell reaches
+ * (1 = at the bound; above 1, the bound is wrong); < 0 when unknown. */
+double bench_bound_fraction(const struct bench_run *r,
+                            const struct bench_cell *c, size_t size,
+                            unsigned key_index, const struct bench_bound *b);
+/* bench_print_notes -- mismatches and failures; nothing when none. */
+void bench_print_notes(const struct bench_run *r, FILE *f);
+
+/* CSV: impl,group,op,key_bits,size,gbps,cpb_tsc,cpb_core,median_ns,
+ * rounds,passes,misaligned -- one line per measured cell. */
+int bench_write_csv(const struct bench_run *r, FILE *f);
+/* CSV: impl,group,key_bits,direction,setups_per_sec,ns_per_setup,method */
+int bench_write_keysetup_csv(const struct bench_run *r, FILE *f);
+/* JSON: meta, impls, results, keysetup, notes, limit. */
+int bench_write_json(const struct bench_run *r, FILE *f,
+                     const struct bench_meta *m);
+
+#endif /* AESIR_BENCH_OUTPUT_H */

@@ -1,0 +1,404 @@
+/*
+ * peer_gcrypt.c -- libgcrypt as two rows of the tables:
+ *
+ *   "gcrypt"       the libgcrypt the benchmark is linked with, using every
+ *                  hardware feature it detects (AES-NI; VAES with AVX2
+ *                  for its CTR, CBC-decryption and CFB-decryption bulk
+ *                  paths).
+ *   "gcrypt-nohw"  a second, private copy of the same library with its
+ *                  crypto-instruction features disabled: intel-aesni,
+ *                  intel-vaes-vpclmul, intel-pclmul and intel-shaext. The
+ *                  SIMD features stay, so AES runs on its SSSE3
+ *                  vector-permute implementation (Hamburg 2009), the
+ *                  counterpart of openssl-noaesni. (Disabling intel-ssse3
+ *                  too would give its table-based amd64 assembly.)
+ *
+ * Masking. Features can be disabled only before the library initialises
+ * (GCRYCTL_DISABLE_HWF before gcry_check_version), and once per process,
+ * so the masked row is a second copy of the library loaded with
+ * dlmopen(LM_ID_NEWLM) -- a new link-map namespace with its own globals
+ * (and its own libgpg-error and libc). probe() then reads the copy's
+ * "hwflist" (gcry_get_config) and drops the row if a disabled feature is
+ * still listed.
+ *
+ * Per message (run()): gcry_cipher_setiv (gcry_cipher_setctr for CTR) to
+ * start a new packet with the IV given at setup -- which also resets the
+ * CFB/OFB/CTR position within a block -- then one gcry_cipher_encrypt or
+ * gcry_cipher_decrypt. ECB has no IV.
+ *
+ * Both copies are driven through the same table of entry points: the
+ * linked symbols for "gcrypt", dlsym() on the private copy for
+ * "gcrypt-nohw". Link with libgcrypt (pkg-config libgcrypt) and -ldl.
+ */
+#define _GNU_SOURCE /* dlmopen, LM_ID_NEWLM, dladdr */
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gcrypt.h>
+
+#include "bench.h"
+
+/* Hardware features the "gcrypt-nohw" copy disables, by libgcrypt's names
+ * (gcry_control(GCRYCTL_PRINT_CONFIG) lists those found, "hwflist"). */
+static const char *const nohw_features[] = {
+    "intel-aesni",
+    "intel-vaes-vpclmul",
+    "intel-pclmul",
+    "intel-shaext",
+};
+#define NOHW_COUNT (sizeof nohw_features / sizeof nohw_features[0])
+
+/* The libgcrypt entry points a row uses, from one copy of the library. */
+struct gc_api {
+    const char *(*check_version)(const char *);
+    gcry_error_t (*control)(enum gcry_ctl_cmds, ...);
+    gcry_error_t (*open)(gcry_cipher_hd_t *, int, int, unsigned int);
+    void (*close)(gcry_cipher_hd_t);
+    gcry_error_t (*setkey)(gcry_cipher_hd_t, const void *, size_t);
+    gcry_error_t (*setiv)(gcry_cipher_hd_t, const void *, size_t);
+    gpg_error_t (*setctr)(gcry_cipher_hd_t, const void *, size_t);
+    gcry_error_t (*encrypt)(gcry_cipher_hd_t, void *, size_t, const void *,
+                            size_t);
+    gcry_error_t (*decrypt)(gcry_cipher_hd_t, void *, size_t, const void *,
+                            size_t);
+    char *(*get_config)(int, const char *);
+    void (*free)(void *);
+};
+
+/* One row: its library copy and the key-setup scratch handles. */
+struct gc_row {
+    struct gc_api api;
+    gcry_cipher_hd_t scratch[3]; /* ECB, per key size, for keysetup() */
+};
+
+/* One keyed handle: run() restarts it at iv for every message. */
+struct gc_ctx {
+    const struct gc_api *api;
+    gcry_cipher_hd_t h;
+    enum bench_op op;
+    uint8_t iv[16];
+};
+
+static struct gc_row row_default;
+static struct gc_row row_nohw;
+
+/* GCRY_CIPHER_MODE_* of op; 0 when unsupported. */
+static int op_mode(enum bench_op op)
+{
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        return GCRY_CIPHER_MODE_ECB;
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+        return GCRY_CIPHER_MODE_CBC;
+    case OP_CFB128_ENC:
+    case OP_CFB128_DEC:
+        return GCRY_CIPHER_MODE_CFB;
+    case OP_OFB:
+        return GCRY_CIPHER_MODE_OFB;
+    case OP_CTR:
+        return GCRY_CIPHER_MODE_CTR;
+    default:
+        return 0;
+    }
+}
+
+static int op_decrypts(enum bench_op op)
+{
+    return op == OP_ECB_DEC || op == OP_CBC_DEC || op == OP_CFB128_DEC;
+}
+
+/* GCRY_CIPHER_AES* of key_bits; 0 when unsupported. */
+static int key_algo(unsigned key_bits)
+{
+    switch (key_bits) {
+    case 128:
+        return GCRY_CIPHER_AES128;
+    case 192:
+        return GCRY_CIPHER_AES192;
+    case 256:
+        return GCRY_CIPHER_AES256;
+    default:
+        return 0;
+    }
+}
+
+static void api_linked(struct gc_api *a)
+{
+    a->check_version = gcry_check_version;
+    a->control = gcry_control;
+    a->open = gcry_cipher_open;
+    a->close = gcry_cipher_close;
+    a->setkey = gcry_cipher_setkey;
+    a->setiv = gcry_cipher_setiv;
+    a->setctr = gcry_cipher_setctr;
+    a->encrypt = gcry_cipher_encrypt;
+    a->decrypt = gcry_cipher_decrypt;
+    a->get_config = gcry_get_config;
+    a->free = gcry_free;
+}
+
+/* dlsym into a function pointer without converting between object and
+ * function pointers in C (POSIX guarantees the representation). */
+static int sym(void *h, const char *name, void *fnptr, size_t size)
+{
+    void *p = dlsym(h, name);
+
+    if (p == NULL || size != sizeof p)
+        return 0;
+    memcpy(fnptr, &p, size);
+    return 1;
+}
+
+#define SYM(h, field, name) sym((h), (name), &(field), sizeof(field))
+
+static int api_dlsym(struct gc_api *a, void *h)
+{
+    return SYM(h, a->check_version, "gcry_check_version") &&
+           SYM(h, a->control, "gcry_control") &&
+           SYM(h, a->open, "gcry_cipher_open") &&
+           SYM(h, a->close, "gcry_cipher_close") &&
+           SYM(h, a->setkey, "gcry_cipher_setkey") &&
+           SYM(h, a->setiv, "gcry_cipher_setiv") &&
+           SYM(h, a->setctr, "gcry_cipher_setctr") &&
+           SYM(h, a->encrypt, "gcry_cipher_encrypt") &&
+           SYM(h, a->decrypt, "gcry_cipher_decrypt") &&
+           SYM(h, a->get_config, "gcry_get_config") &&
+           SYM(h, a->free, "gcry_free");
+}
+
+/* The initialisation every libgcrypt application does; no secure memory
+ * is needed for benchmarking. */
+static int gc_init(const struct gc_api *a, const char *row)
+{
+    if (a->check_version(GCRYPT_VERSION) == NULL) {
+        fprintf(stderr, "%s: libgcrypt older than the headers (%s)\n", row,
+                GCRYPT_VERSION);
+        return 0;
+    }
+    a->control(GCRYCTL_DISABLE_SECMEM, 0);
+    a->control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+    return 1;
+}
+
+/* Path of the libgcrypt this program is linked with, so that the private
+ * copy is the very same file; the soname when that cannot be found. */
+static const char *linked_path(void)
+{
+    Dl_info info;
+    void *p = dlsym(RTLD_DEFAULT, "gcry_check_version");
+
+    /* Not when linked statically: the "library" would be the program. */
+    if (p != NULL && dladdr(p, &info) != 0 && info.dli_fname != NULL &&
+        strstr(info.dli_fname, "libgcrypt") != NULL)
+        return info.dli_fname;
+    return "libgcrypt.so.20";
+}
+
+/* Non-zero when the copy's hwflist names none of nohw_features. */
+static int check_masking(const struct gc_api *a)
+{
+    char *list = a->get_config(0, "hwflist");
+    int ok = list != NULL;
+
+    for (size_t i = 0; ok && i < NOHW_COUNT; i++) {
+        /* Entries are ':'-separated: "hwflist:intel-cpu:...:". */
+        size_t n = strlen(nohw_features[i]);
+        for (const char *p = strstr(list, nohw_features[i]); p != NULL;
+             p = strstr(p + 1, nohw_features[i])) {
+            if (p > list && p[-1] == ':' &&
+                (p[n] == ':' || p[n] == '\0' || p[n] == '\n')) {
+                fprintf(stderr,
+                        "gcrypt-nohw: %s is still enabled; row dropped\n",
+                        nohw_features[i]);
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (list == NULL)
+        fprintf(stderr, "gcrypt-nohw: cannot read the hwflist\n");
+    a->free(list);
+    return ok;
+}
+
+static int probe_default(void)
+{
+    api_linked(&row_default.api);
+    return gc_init(&row_default.api, "gcrypt");
+}
+
+static int probe_nohw(void)
+{
+    const char *path = linked_path();
+    void *h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL);
+    struct gc_api *a = &row_nohw.api;
+
+    if (h == NULL) {
+        fprintf(stderr, "gcrypt-nohw: dlmopen(%s): %s\n", path, dlerror());
+        return 0;
+    }
+    if (!api_dlsym(a, h)) {
+        fprintf(stderr, "gcrypt-nohw: missing symbols: %s\n", dlerror());
+        return 0; /* the handle stays: its namespace cannot be reused */
+    }
+    /* Before gcry_check_version; an unknown name (another libgcrypt
+     * version) fails harmlessly, check_masking() has the last word. */
+    for (size_t i = 0; i < NOHW_COUNT; i++)
+        a->control(GCRYCTL_DISABLE_HWF, nohw_features[i], NULL);
+    return gc_init(a, "gcrypt-nohw") && check_masking(a);
+}
+
+static int gc_supports(enum bench_op op, unsigned key_bits)
+{
+    return op_mode(op) != 0 && key_algo(key_bits) != 0;
+}
+
+static void gc_release(void *p)
+{
+    struct gc_ctx *x = p;
+
+    if (x == NULL)
+        return;
+    if (x->h != NULL)
+        x->api->close(x->h); /* wipes the key schedule */
+    free(x);
+}
+
+static void *gc_setup(struct gc_row *r, enum bench_op op, const uint8_t *key,
+                      unsigned key_bits, const uint8_t iv[16])
+{
+    int mode = op_mode(op), algo = key_algo(key_bits);
+    struct gc_ctx *x;
+
+    if (mode == 0 || algo == 0)
+        return NULL;
+    x = calloc(1, sizeof *x);
+    if (x == NULL)
+        return NULL;
+    x->api = &r->api;
+    x->op = op;
+    if (iv != NULL)
+        memcpy(x->iv, iv, 16);
+    if (r->api.open(&x->h, algo, mode, 0) != 0) {
+        x->h = NULL;
+        gc_release(x);
+        return NULL;
+    }
+    if (r->api.setkey(x->h, key, key_bits / 8) != 0) {
+        gc_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+static int gc_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct gc_ctx *x = p;
+    const struct gc_api *a = x->api;
+    gcry_error_t err = 0;
+
+    /* A new packet: restart at the IV (counter block) given at setup. */
+    switch (x->op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        break;
+    case OP_CTR:
+        err = a->setctr(x->h, x->iv, 16);
+        break;
+    default:
+        err = a->setiv(x->h, x->iv, 16);
+        break;
+    }
+    if (err != 0)
+        return -1;
+    if (op_decrypts(x->op))
+        err = a->decrypt(x->h, out, len, in, len);
+    else
+        err = a->encrypt(x->h, out, len, in, len);
+    return err != 0 ? -1 : 0;
+}
+
+/*
+ * Key setup alone: gcry_cipher_setkey on an open handle. libgcrypt builds
+ * the decryption schedule lazily, on the first decryption after a new
+ * key, so for the decrypting ops one block is decrypted too: that is what
+ * a user pays before decrypting anything, plus one block.
+ */
+static int gc_keysetup(struct gc_row *r, enum bench_op op, const uint8_t *key,
+                       unsigned key_bits)
+{
+    int algo = key_algo(key_bits);
+    gcry_cipher_hd_t *s;
+    uint8_t block[16] = {0};
+
+    if (op_mode(op) == 0 || algo == 0)
+        return -1;
+    s = &r->scratch[(key_bits - 128) / 64];
+    if (*s == NULL && r->api.open(s, algo, GCRY_CIPHER_MODE_ECB, 0) != 0) {
+        *s = NULL;
+        return -1;
+    }
+    if (r->api.setkey(*s, key, key_bits / 8) != 0)
+        return -1;
+    if (op_decrypts(op) &&
+        r->api.decrypt(*s, block, sizeof block, block, sizeof block) != 0)
+        return -1;
+    return 0;
+}
+
+static void *setup_default(enum bench_op op, const uint8_t *key,
+                           unsigned key_bits, const uint8_t iv[16])
+{
+    return gc_setup(&row_default, op, key, key_bits, iv);
+}
+
+static void *setup_nohw(enum bench_op op, const uint8_t *key, unsigned key_bits,
+                        const uint8_t iv[16])
+{
+    return gc_setup(&row_nohw, op, key, key_bits, iv);
+}
+
+static int keysetup_default(enum bench_op op, const uint8_t *key,
+                            unsigned key_bits)
+{
+    return gc_keysetup(&row_default, op, key, key_bits);
+}
+
+static int keysetup_nohw(enum bench_op op, const uint8_t *key,
+                         unsigned key_bits)
+{
+    return gc_keysetup(&row_nohw, op, key, key_bits);
+}
+
+static const struct bench_impl impl_default = {
+    .name = "gcrypt",
+    .group = "peer",
+    .probe = probe_default,
+    .supports = gc_supports,
+    .setup = setup_default,
+    .run = gc_run,
+    .release = gc_release,
+    .keysetup = keysetup_default,
+};
+
+static const struct bench_impl impl_nohw = {
+    .name = "gcrypt-nohw",
+    .group = "peer",
+    .probe = probe_nohw,
+    .supports = gc_supports,
+    .setup = setup_nohw,
+    .run = gc_run,
+    .release = gc_release,
+    .keysetup = keysetup_nohw,
+};
+
+void bench_register_gcrypt(bench_add_fn add)
+{
+    add(&impl_default);
+    add(&impl_nohw);
+}

@@ -1,0 +1,370 @@
+/*
+ * peer_ipsecmb.c -- intel-ipsec-mb (Intel Multi-Buffer Crypto for IPsec)
+ * as a peer row, "ipsec-mb", through its job API.
+ *
+ * What a real user does per packet: take a job from the manager
+ * (IMB_GET_NEXT_JOB), fill it (cipher mode and direction, expanded keys,
+ * src/dst, length, IV; hash IMB_AUTH_NULL), IMB_SUBMIT_JOB, and collect the
+ * completed job (from the submit, or from IMB_FLUSH_JOB when the manager
+ * kept it queued). One message = one job, submitted and completed in the
+ * same run(); its IV is the one given at setup, used afresh.
+ *
+ * The manager is the library's architecture dispatch: init_mb_mgr_auto()
+ * (1.3 and later; earlier versions: the widest init_mb_mgr_<arch> the CPU
+ * runs) picks SSE, AVX, AVX2 or AVX-512 code, and within AVX-512 the VAES
+ * kernels when the CPU has VAES/VPCLMULQDQ (Ice Lake and later). One manager
+ * per context, as one manager per thread in a real program.
+ *
+ * Operations (version 1.3): ECB enc/dec (IMB_CIPHER_ECB), CBC enc/dec
+ * (IMB_CIPHER_CBC), CTR (IMB_CIPHER_CNTR), for 128-, 192- and 256-bit keys.
+ * Not supported: CFB128 and OFB -- the library has no CFB or OFB cipher
+ * mode; its only CFB code is IMB_AES128_CFB_ONE, a one-block (AES-128 only)
+ * helper for the trailing partial block of DOCSIS, not a mode.
+ *
+ * CTR: a 16-byte IV is the whole initial counter block (a 12-byte IV would
+ * get 0x00000001 appended, as in RFC 3686). The library increments only the
+ * low 32 bits of it, big-endian, wrapping without carry (measured on 1.3,
+ * AVX-512/VAES manager: ...ffffffff is followed by ...00000000 with the
+ * upper 96 bits unchanged) -- SP 800-38A's standard incrementing function
+ * with m = 32. The benchmark's counter is 128 bits, so ipsecmb_run_ctr()
+ * splits a message where the low 32 bits wrap and carries into the upper
+ * 96 bits itself; no real message wraps, and the check costs one compare.
+ *
+ * Length limits (1.3): ECB and CBC encryption take at most 65520 bytes per
+ * job (larger: IMB_ERR_JOB_CIPH_LEN); longer messages are cut into several
+ * jobs, as a user must (ipsecmb_run_chunked()). CBC decryption and CTR take
+ * any length (CTR: any byte length, not only whole blocks).
+ *
+ * Multi-buffer (for the later multi-buffer comparison, issue 5): the
+ * manager can keep many CBC-encryption jobs in flight (one per lane, up to
+ * 16 lanes with VAES/AVX-512) and encrypt them in parallel, which is how it
+ * gets around CBC encryption of one message being serial. Here each run()
+ * submits one job and flushes it, so CBC encryption runs single-lane, which is
+ * what a one-packet-at-a-time user gets; a burst row would submit many jobs
+ * before flushing.
+ *
+ * Build: header <intel-ipsec-mb.h>, library -lIPSec_MB (Debian:
+ * libipsec-mb-dev; no pkg-config file).
+ */
+#include "bench.h"
+
+#include <intel-ipsec-mb.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An expanded AES key: up to 15 round keys, 16-byte aligned for the job
+ * API (64 here, a cache line). */
+#define IPSECMB_KS_BYTES (16 * 15)
+
+/* The longest ECB or CBC-encryption job the library accepts: 2^16 - 16
+ * bytes (measured on 1.3; see ipsecmb_run_chunked()). */
+#define IPSECMB_MAX_JOB ((size_t)65536 - 16)
+
+struct ipsecmb_ctx {
+    _Alignas(64) uint8_t enc_keys[IPSECMB_KS_BYTES];
+    _Alignas(64) uint8_t dec_keys[IPSECMB_KS_BYTES];
+    _Alignas(16) uint8_t iv[16];
+    IMB_MGR *mgr;
+    IMB_CIPHER_MODE mode;
+    IMB_CIPHER_DIRECTION dir;
+    IMB_CHAIN_ORDER order;
+    uint64_t key_bytes;
+    uint64_t iv_bytes;
+};
+
+/* The manager of probe(), kept for keysetup() only (its key-expansion
+ * function pointers); set once, then only read. */
+static IMB_MGR *ipsecmb_probe_mgr;
+
+static uint32_t ipsecmb_load32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+           (uint32_t)p[3];
+}
+
+/* ipsecmb_init_mgr -- the best manager for this CPU into mgr; 0 on
+ * success. */
+static int ipsecmb_init_mgr(IMB_MGR *mgr)
+{
+#if IMB_VERSION_NUM >= IMB_VERSION(1, 3, 0)
+    IMB_ARCH arch = IMB_ARCH_NONE;
+
+    init_mb_mgr_auto(mgr, &arch);
+    if (imb_get_errno(mgr) != 0 || arch == IMB_ARCH_NONE)
+        return -1;
+#else
+    if (__builtin_cpu_supports("avx512f"))
+        init_mb_mgr_avx512(mgr);
+    else if (__builtin_cpu_supports("avx2"))
+        init_mb_mgr_avx2(mgr);
+    else if (__builtin_cpu_supports("avx"))
+        init_mb_mgr_avx(mgr);
+    else
+        init_mb_mgr_sse(mgr);
+#endif
+    return 0;
+}
+
+static IMB_MGR *ipsecmb_new_mgr(void)
+{
+    IMB_MGR *mgr = alloc_mb_mgr(0);
+
+    if (mgr == NULL)
+        return NULL;
+    if (ipsecmb_init_mgr(mgr) != 0) {
+        free_mb_mgr(mgr);
+        return NULL;
+    }
+    return mgr;
+}
+
+static int ipsecmb_probe(void)
+{
+    if (ipsecmb_probe_mgr != NULL)
+        return 1;
+    ipsecmb_probe_mgr = ipsecmb_new_mgr();
+    if (ipsecmb_probe_mgr == NULL) {
+        fprintf(stderr,
+                "ipsec-mb: cannot allocate or initialise a "
+                "multi-buffer manager (library %s)\n",
+                imb_get_version_str());
+        return 0;
+    }
+    return 1;
+}
+
+/* ECB, CBC and CTR, every key size (the CTR counter: see the file
+ * comment). */
+static int ipsecmb_supports(enum bench_op op, unsigned key_bits)
+{
+    if (key_bits != 128 && key_bits != 192 && key_bits != 256)
+        return 0;
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+    case OP_CTR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ipsecmb_expand -- both key schedules (the library's key expansion
+ * always writes both). */
+static void ipsecmb_expand(IMB_MGR *mgr, const uint8_t *key, unsigned key_bits,
+                           uint8_t *enc, uint8_t *dec)
+{
+    switch (key_bits) {
+    case 128:
+        IMB_AES_KEYEXP_128(mgr, key, enc, dec);
+        break;
+    case 192:
+        IMB_AES_KEYEXP_192(mgr, key, enc, dec);
+        break;
+    default:
+        IMB_AES_KEYEXP_256(mgr, key, enc, dec);
+        break;
+    }
+}
+
+static void *ipsecmb_setup(enum bench_op op, const uint8_t *key,
+                           unsigned key_bits, const uint8_t iv[16])
+{
+    struct ipsecmb_ctx *c;
+
+    if (!ipsecmb_supports(op, key_bits))
+        return NULL;
+    c = aligned_alloc(64, sizeof(*c));
+    if (c == NULL)
+        return NULL;
+    memset(c, 0, sizeof(*c));
+    c->mgr = ipsecmb_new_mgr();
+    if (c->mgr == NULL) {
+        free(c);
+        return NULL;
+    }
+    ipsecmb_expand(c->mgr, key, key_bits, c->enc_keys, c->dec_keys);
+    if (iv != NULL)
+        memcpy(c->iv, iv, 16);
+    c->key_bytes = key_bits / 8;
+    c->iv_bytes = 16;
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        c->mode = IMB_CIPHER_ECB;
+        c->iv_bytes = 0;
+        break;
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+        c->mode = IMB_CIPHER_CBC;
+        break;
+    default:
+        c->mode = IMB_CIPHER_CNTR;
+        break;
+    }
+    /* CTR is the same in both directions; the library wants ENCRYPT with
+     * the cipher before the (null) hash. */
+    if (op == OP_ECB_DEC || op == OP_CBC_DEC) {
+        c->dir = IMB_DIR_DECRYPT;
+        c->order = IMB_ORDER_HASH_CIPHER;
+    } else {
+        c->dir = IMB_DIR_ENCRYPT;
+        c->order = IMB_ORDER_CIPHER_HASH;
+    }
+    return c;
+}
+
+/* ipsecmb_job -- one job on len bytes with IV iv, submitted and completed;
+ * 0 on success. */
+static int ipsecmb_job(struct ipsecmb_ctx *c, uint8_t *out, const uint8_t *in,
+                       size_t len, const uint8_t *iv)
+{
+    IMB_MGR *mgr = c->mgr;
+    IMB_JOB *job = IMB_GET_NEXT_JOB(mgr);
+
+    job->cipher_mode = c->mode;
+    job->cipher_direction = c->dir;
+    job->chain_order = c->order;
+    job->hash_alg = IMB_AUTH_NULL;
+    job->enc_keys = c->enc_keys;
+    job->dec_keys = c->dec_keys;
+    job->key_len_in_bytes = c->key_bytes;
+    job->src = in;
+    job->dst = out;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->msg_len_to_cipher_in_bytes = len;
+    job->hash_start_src_offset_in_bytes = 0;
+    job->msg_len_to_hash_in_bytes = 0;
+    job->iv = iv;
+    job->iv_len_in_bytes = c->iv_bytes;
+    job->auth_tag_output = NULL;
+    job->auth_tag_output_len_in_bytes = 0;
+    job->user_data = c;
+
+    /* CBC encryption is queued until the lanes fill; the other modes
+     * complete at submit. Either way one job is in flight, so the job
+     * returned is ours. */
+    job = IMB_SUBMIT_JOB(mgr);
+    if (job == NULL)
+        job = IMB_FLUSH_JOB(mgr);
+    if (job == NULL || job->user_data != c ||
+        job->status != IMB_STATUS_COMPLETED)
+        return -1;
+    return 0;
+}
+
+/*
+ * ipsecmb_run_ctr -- CTR with aesir's 128-bit counter on top of the
+ * library's 32-bit one: the message is cut where the low 32 bits of the
+ * counter wrap, and the next job starts from the counter block with the
+ * carry added to the upper 96 bits. A message whose counter does not wrap
+ * (every message in practice) is one job; the test costs one comparison.
+ */
+static int ipsecmb_run_ctr(struct ipsecmb_ctx *c, uint8_t *out,
+                           const uint8_t *in, size_t len)
+{
+    _Alignas(16) uint8_t ctr[16];
+    const uint8_t *iv = c->iv;
+    uint64_t room = ((uint64_t)1 << 32) - ipsecmb_load32be(c->iv + 12);
+
+    while ((len + 15) / 16 > room) {
+        size_t n = (size_t)room * 16;
+        int i;
+
+        if (ipsecmb_job(c, out, in, n, iv) != 0)
+            return -1;
+        out += n;
+        in += n;
+        len -= n;
+        if (iv != ctr) {
+            memcpy(ctr, iv, 16);
+            iv = ctr;
+        }
+        memset(ctr + 12, 0, 4);
+        for (i = 11; i >= 0 && ++ctr[i] == 0; i--)
+            ;
+        room = (uint64_t)1 << 32;
+    }
+    return ipsecmb_job(c, out, in, len, iv);
+}
+
+/*
+ * ipsecmb_run_chunked -- ECB and CBC encryption: the job API takes at most
+ * IPSECMB_MAX_JOB bytes per job in these modes (larger jobs fail with
+ * IMB_ERR_JOB_CIPH_LEN), so a longer message is cut into jobs as a user
+ * must, CBC chaining each job's IV from the last ciphertext block of the
+ * one before.
+ */
+static int ipsecmb_run_chunked(struct ipsecmb_ctx *c, uint8_t *out,
+                               const uint8_t *in, size_t len)
+{
+    const uint8_t *iv = c->iv;
+
+    while (len > IPSECMB_MAX_JOB) {
+        if (ipsecmb_job(c, out, in, IPSECMB_MAX_JOB, iv) != 0)
+            return -1;
+        iv = out + IPSECMB_MAX_JOB - 16;
+        out += IPSECMB_MAX_JOB;
+        in += IPSECMB_MAX_JOB;
+        len -= IPSECMB_MAX_JOB;
+    }
+    return ipsecmb_job(c, out, in, len, iv);
+}
+
+static int ipsecmb_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct ipsecmb_ctx *c = ctx;
+
+    if (len == 0)
+        return 0;
+    if (c->mode == IMB_CIPHER_CNTR)
+        return ipsecmb_run_ctr(c, out, in, len);
+    if (c->mode == IMB_CIPHER_ECB || c->dir == IMB_DIR_ENCRYPT)
+        return ipsecmb_run_chunked(c, out, in, len);
+    return ipsecmb_job(c, out, in, len, c->iv);
+}
+
+static void ipsecmb_release(void *ctx)
+{
+    struct ipsecmb_ctx *c = ctx;
+
+    if (c == NULL)
+        return;
+    free_mb_mgr(c->mgr);
+    memset(c, 0, sizeof(*c));
+    free(c);
+}
+
+/* One key expansion: the library computes the encryption and decryption
+ * schedules together, whatever the operation needs. */
+static int ipsecmb_keysetup(enum bench_op op, const uint8_t *key,
+                            unsigned key_bits)
+{
+    _Alignas(64) uint8_t enc[IPSECMB_KS_BYTES];
+    _Alignas(64) uint8_t dec[IPSECMB_KS_BYTES];
+
+    if (ipsecmb_probe_mgr == NULL || !ipsecmb_supports(op, key_bits))
+        return -1;
+    ipsecmb_expand(ipsecmb_probe_mgr, key, key_bits, enc, dec);
+    return 0;
+}
+
+static const struct bench_impl ipsecmb_impl = {
+    .name = "ipsec-mb",
+    .group = "peer",
+    .probe = ipsecmb_probe,
+    .supports = ipsecmb_supports,
+    .setup = ipsecmb_setup,
+    .run = ipsecmb_run,
+    .release = ipsecmb_release,
+    .keysetup = ipsecmb_keysetup,
+};
+
+void bench_register_ipsecmb(bench_add_fn add)
+{
+    add(&ipsecmb_impl);
+}

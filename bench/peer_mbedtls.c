@@ -1,0 +1,225 @@
+/*
+ * peer_mbedtls.c -- Mbed TLS's AES (libmbedcrypto) as a peer row,
+ * "mbedtls".
+ *
+ * Per message, what an Mbed TLS user does for a new packet on an existing
+ * key: copy the IV (or initial counter block) into a working buffer, which
+ * the mode functions update, set the offset into the key stream (iv_off,
+ * nc_off) to 0, and make one mbedtls_aes_crypt_<mode>() call. ECB has no
+ * multi-block function: mbedtls_aes_crypt_ecb() takes one block, so the
+ * message is a loop of calls, as users write it.
+ *
+ * Operations: ECB enc/dec, CBC enc/dec, CFB128 enc/dec, OFB and CTR for
+ * 128-, 192- and 256-bit keys, each where the installed configuration has
+ * it (MBEDTLS_CIPHER_MODE_CBC, _CFB, _OFB, _CTR; Debian 12's 2.28.3 has all
+ * of them). The key schedule: mbedtls_aes_setkey_dec() for ECB and CBC
+ * decryption, mbedtls_aes_setkey_enc() for everything else (CFB, OFB and
+ * CTR use the forward cipher in both directions).
+ *
+ * CTR: Mbed TLS increments the whole 16-byte nonce_counter block as one
+ * big-endian number (128-bit counter), as aesir does; any length.
+ *
+ * Which AES code runs: with MBEDTLS_AESNI_C (set in Debian's build) Mbed
+ * TLS checks CPUID once and then encrypts with AES-NI -- one block per
+ * instruction sequence, no interleaving of blocks in any mode, since every
+ * mode is written on the one-block mbedtls_aes_crypt_ecb(). Without AES-NI
+ * it uses its table-based C code.
+ *
+ * Build: header <mbedtls/aes.h> (2.x configuration in <mbedtls/config.h>),
+ * library -lmbedcrypto (Debian: libmbedtls-dev; no pkg-config file in 2.x;
+ * 3.x ships mbedcrypto.pc).
+ */
+#include "bench.h"
+
+#include <mbedtls/aes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mbed_ctx {
+    mbedtls_aes_context aes; /* must not move after setkey: it points into
+                                itself */
+    enum bench_op op;
+    unsigned char iv[16];
+};
+
+static int mbed_probe(void)
+{
+    return 1;
+}
+
+static int mbed_supports(enum bench_op op, unsigned key_bits)
+{
+    if (key_bits != 128 && key_bits != 192 && key_bits != 256)
+        return 0;
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        return 1;
+#ifdef MBEDTLS_CIPHER_MODE_CBC
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+        return 1;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_CFB
+    case OP_CFB128_ENC:
+    case OP_CFB128_DEC:
+        return 1;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_OFB
+    case OP_OFB:
+        return 1;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_CTR
+    case OP_CTR:
+        return 1;
+#endif
+    default:
+        return 0;
+    }
+}
+
+/* mbed_key -- the key schedule op needs into aes (initialised); 0 on
+ * success. */
+static int mbed_key(mbedtls_aes_context *aes, enum bench_op op,
+                    const uint8_t *key, unsigned key_bits)
+{
+    if (op == OP_ECB_DEC || op == OP_CBC_DEC)
+        return mbedtls_aes_setkey_dec(aes, key, key_bits) == 0 ? 0 : -1;
+    return mbedtls_aes_setkey_enc(aes, key, key_bits) == 0 ? 0 : -1;
+}
+
+static void *mbed_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
+                        const uint8_t iv[16])
+{
+    struct mbed_ctx *c;
+
+    if (!mbed_supports(op, key_bits))
+        return NULL;
+    c = aligned_alloc(64, (sizeof(*c) + 63) / 64 * 64);
+    if (c == NULL)
+        return NULL;
+    memset(c, 0, sizeof(*c));
+    mbedtls_aes_init(&c->aes);
+    if (mbed_key(&c->aes, op, key, key_bits) != 0) {
+        mbedtls_aes_free(&c->aes);
+        free(c);
+        return NULL;
+    }
+    c->op = op;
+    if (iv != NULL)
+        memcpy(c->iv, iv, 16);
+    return c;
+}
+
+/* mbed_ecb -- the message as a loop of one-block calls. */
+static int mbed_ecb(mbedtls_aes_context *aes, int mode, uint8_t *out,
+                    const uint8_t *in, size_t len)
+{
+    size_t i;
+
+    if (len % 16 != 0)
+        return -1;
+    for (i = 0; i < len; i += 16)
+        if (mbedtls_aes_crypt_ecb(aes, mode, in + i, out + i) != 0)
+            return -1;
+    return 0;
+}
+
+static int mbed_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct mbed_ctx *c = ctx;
+    mbedtls_aes_context *aes = &c->aes;
+    unsigned char iv[16];
+    int r;
+
+    memcpy(iv, c->iv, 16);
+    switch (c->op) {
+    case OP_ECB_ENC:
+        return mbed_ecb(aes, MBEDTLS_AES_ENCRYPT, out, in, len);
+    case OP_ECB_DEC:
+        return mbed_ecb(aes, MBEDTLS_AES_DECRYPT, out, in, len);
+#ifdef MBEDTLS_CIPHER_MODE_CBC
+    case OP_CBC_ENC:
+        r = mbedtls_aes_crypt_cbc(aes, MBEDTLS_AES_ENCRYPT, len, iv, in, out);
+        break;
+    case OP_CBC_DEC:
+        r = mbedtls_aes_crypt_cbc(aes, MBEDTLS_AES_DECRYPT, len, iv, in, out);
+        break;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_CFB
+    case OP_CFB128_ENC:
+    case OP_CFB128_DEC: {
+        int mode =
+            c->op == OP_CFB128_ENC ? MBEDTLS_AES_ENCRYPT : MBEDTLS_AES_DECRYPT;
+        size_t iv_off = 0;
+
+        r = mbedtls_aes_crypt_cfb128(aes, mode, len, &iv_off, iv, in, out);
+        break;
+    }
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_OFB
+    case OP_OFB: {
+        size_t iv_off = 0;
+
+        r = mbedtls_aes_crypt_ofb(aes, len, &iv_off, iv, in, out);
+        break;
+    }
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_CTR
+    case OP_CTR: {
+        size_t nc_off = 0;
+        unsigned char stream_block[16];
+
+        r = mbedtls_aes_crypt_ctr(aes, len, &nc_off, iv, stream_block, in, out);
+        break;
+    }
+#endif
+    default:
+        return -1;
+    }
+    return r == 0 ? 0 : -1;
+}
+
+static void mbed_release(void *ctx)
+{
+    struct mbed_ctx *c = ctx;
+
+    if (c == NULL)
+        return;
+    mbedtls_aes_free(&c->aes);
+    memset(c, 0, sizeof(*c));
+    free(c);
+}
+
+/* One key schedule, for the direction op needs (mbedtls_aes_init is a
+ * memset of the context). */
+static int mbed_keysetup(enum bench_op op, const uint8_t *key,
+                         unsigned key_bits)
+{
+    mbedtls_aes_context aes;
+    int r;
+
+    if (!mbed_supports(op, key_bits))
+        return -1;
+    mbedtls_aes_init(&aes);
+    r = mbed_key(&aes, op, key, key_bits);
+    mbedtls_aes_free(&aes);
+    return r;
+}
+
+static const struct bench_impl mbed_impl = {
+    .name = "mbedtls",
+    .group = "peer",
+    .probe = mbed_probe,
+    .supports = mbed_supports,
+    .setup = mbed_setup,
+    .run = mbed_run,
+    .release = mbed_release,
+    .keysetup = mbed_keysetup,
+};
+
+void bench_register_mbedtls(bench_add_fn add)
+{
+    add(&mbed_impl);
+}

@@ -1,0 +1,259 @@
+/*
+ * peer_nettle.c -- GNU Nettle as one row, "nettle".
+ *
+ * Nettle chooses its AES code itself: a "fat" build (Debian's is one)
+ * picks AES-NI assembly at load time when the CPU has it, otherwise its
+ * table-based assembly or C; there is no public switch (only the
+ * NETTLE_FAT_OVERRIDE environment variable), so there is one row.
+ *
+ * Per message (run()), what a Nettle user does: the mode functions take
+ * the IV (counter block) by pointer and advance it in place, so a new
+ * packet starts by copying the IV given at setup into a working buffer.
+ * Then one call: aes<N>_encrypt/decrypt for ECB; for CBC encryption the
+ * AES-specialised cbc_aes<N>_encrypt (Nettle 3.8; its generic cbc_encrypt
+ * calls the cipher one block at a time); cbc_decrypt, cfb_encrypt,
+ * cfb_decrypt and ctr_crypt with the cipher function cast to
+ * nettle_cipher_func, as Nettle's manual does. ctr_crypt increments the
+ * whole 16-byte block as one big-endian number, as bench.h wants.
+ *
+ * Nettle has no OFB mode: OP_OFB is not supported.
+ *
+ * Link with nettle (pkg-config nettle).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nettle/aes.h>
+#include <nettle/cbc.h>
+#include <nettle/cfb.h>
+#include <nettle/ctr.h>
+#include <nettle/version.h>
+
+#include "bench.h"
+
+union nettle_aes {
+    struct aes128_ctx a128;
+    struct aes192_ctx a192;
+    struct aes256_ctx a256;
+};
+
+struct nettle_ctx {
+    union nettle_aes k;
+    enum bench_op op;
+    unsigned key_bits;
+    nettle_cipher_func *encrypt; /* aes<N>_encrypt, for the mode helpers */
+    nettle_cipher_func *decrypt; /* aes<N>_decrypt */
+    uint8_t iv[16];
+};
+
+/* Non-zero when op decrypts with the AES decryption direction (the other
+ * ops, CFB decryption included, run the cipher forwards). */
+static int uses_decrypt_key(enum bench_op op)
+{
+    return op == OP_ECB_DEC || op == OP_CBC_DEC;
+}
+
+static int nettle_probe(void)
+{
+    if (nettle_version_major() != NETTLE_VERSION_MAJOR) {
+        fprintf(stderr, "nettle: library %d.%d does not match headers %d.%d\n",
+                nettle_version_major(), nettle_version_minor(),
+                NETTLE_VERSION_MAJOR, NETTLE_VERSION_MINOR);
+        return 0;
+    }
+    return 1;
+}
+
+static int nettle_supports(enum bench_op op, unsigned key_bits)
+{
+    if (key_bits != 128 && key_bits != 192 && key_bits != 256)
+        return 0;
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+    case OP_CFB128_ENC:
+    case OP_CFB128_DEC:
+    case OP_CTR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Expands key into k for op's direction; fills the function pointers. */
+static int set_key(union nettle_aes *k, enum bench_op op, const uint8_t *key,
+                   unsigned key_bits, nettle_cipher_func **enc,
+                   nettle_cipher_func **dec)
+{
+    int d = uses_decrypt_key(op);
+
+    switch (key_bits) {
+    case 128:
+        if (d)
+            aes128_set_decrypt_key(&k->a128, key);
+        else
+            aes128_set_encrypt_key(&k->a128, key);
+        *enc = (nettle_cipher_func *)aes128_encrypt;
+        *dec = (nettle_cipher_func *)aes128_decrypt;
+        return 0;
+    case 192:
+        if (d)
+            aes192_set_decrypt_key(&k->a192, key);
+        else
+            aes192_set_encrypt_key(&k->a192, key);
+        *enc = (nettle_cipher_func *)aes192_encrypt;
+        *dec = (nettle_cipher_func *)aes192_decrypt;
+        return 0;
+    case 256:
+        if (d)
+            aes256_set_decrypt_key(&k->a256, key);
+        else
+            aes256_set_encrypt_key(&k->a256, key);
+        *enc = (nettle_cipher_func *)aes256_encrypt;
+        *dec = (nettle_cipher_func *)aes256_decrypt;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void *nettle_setup(enum bench_op op, const uint8_t *key,
+                          unsigned key_bits, const uint8_t iv[16])
+{
+    struct nettle_ctx *x;
+
+    if (!nettle_supports(op, key_bits))
+        return NULL;
+    x = calloc(1, sizeof *x);
+    if (x == NULL)
+        return NULL;
+    x->op = op;
+    x->key_bits = key_bits;
+    if (iv != NULL)
+        memcpy(x->iv, iv, 16);
+    if (set_key(&x->k, op, key, key_bits, &x->encrypt, &x->decrypt) != 0) {
+        free(x);
+        return NULL;
+    }
+    return x;
+}
+
+static void ecb(const struct nettle_ctx *x, uint8_t *out, const uint8_t *in,
+                size_t len)
+{
+    int d = x->op == OP_ECB_DEC;
+
+    switch (x->key_bits) {
+    case 128:
+        if (d)
+            aes128_decrypt(&x->k.a128, len, out, in);
+        else
+            aes128_encrypt(&x->k.a128, len, out, in);
+        break;
+    case 192:
+        if (d)
+            aes192_decrypt(&x->k.a192, len, out, in);
+        else
+            aes192_encrypt(&x->k.a192, len, out, in);
+        break;
+    default:
+        if (d)
+            aes256_decrypt(&x->k.a256, len, out, in);
+        else
+            aes256_encrypt(&x->k.a256, len, out, in);
+        break;
+    }
+}
+
+static void cbc_enc(const struct nettle_ctx *x, uint8_t iv[16], uint8_t *out,
+                    const uint8_t *in, size_t len)
+{
+    switch (x->key_bits) {
+    case 128:
+        cbc_aes128_encrypt(&x->k.a128, iv, len, out, in);
+        break;
+    case 192:
+        cbc_aes192_encrypt(&x->k.a192, iv, len, out, in);
+        break;
+    default:
+        cbc_aes256_encrypt(&x->k.a256, iv, len, out, in);
+        break;
+    }
+}
+
+static int nettle_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
+{
+    const struct nettle_ctx *x = p;
+    uint8_t v[16];
+
+    /* A new packet: the mode functions advance v, the setup IV stays. */
+    memcpy(v, x->iv, 16);
+    switch (x->op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        ecb(x, out, in, len);
+        return 0;
+    case OP_CBC_ENC:
+        cbc_enc(x, v, out, in, len);
+        return 0;
+    case OP_CBC_DEC:
+        cbc_decrypt(&x->k, x->decrypt, 16, v, len, out, in);
+        return 0;
+    case OP_CFB128_ENC:
+        cfb_encrypt(&x->k, x->encrypt, 16, v, len, out, in);
+        return 0;
+    case OP_CFB128_DEC:
+        cfb_decrypt(&x->k, x->encrypt, 16, v, len, out, in);
+        return 0;
+    case OP_CTR:
+        ctr_crypt(&x->k, x->encrypt, 16, v, len, out, in);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void nettle_release(void *p)
+{
+    struct nettle_ctx *x = p;
+
+    if (x == NULL)
+        return;
+    /* Wipe the round keys; volatile so the stores are not elided. */
+    for (volatile unsigned char *b = (volatile unsigned char *)x;
+         b < (volatile unsigned char *)(x + 1); b++)
+        *b = 0;
+    free(x);
+}
+
+/* Key setup alone: aes<N>_set_encrypt_key or _set_decrypt_key, as op's
+ * direction needs, into static scratch. */
+static int nettle_keysetup(enum bench_op op, const uint8_t *key,
+                           unsigned key_bits)
+{
+    static union nettle_aes scratch;
+    nettle_cipher_func *enc, *dec;
+
+    if (!nettle_supports(op, key_bits))
+        return -1;
+    return set_key(&scratch, op, key, key_bits, &enc, &dec);
+}
+
+static const struct bench_impl impl_nettle = {
+    .name = "nettle",
+    .group = "peer",
+    .probe = nettle_probe,
+    .supports = nettle_supports,
+    .setup = nettle_setup,
+    .run = nettle_run,
+    .release = nettle_release,
+    .keysetup = nettle_keysetup,
+};
+
+void bench_register_nettle(bench_add_fn add)
+{
+    add(&impl_nettle);
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""plot.py -- PNG plots of an aesir-bench run.
+
+    python3 bench/plot.py [DIR]        (DIR: where results.csv is; build/bench)
+
+One plot per operation and key size, DIR/plots/<op>-aes<bits>.png:
+throughput (GB/s) against message size, both axes logarithmic (the
+engines span three orders of magnitude), one line per implementation --
+aesir's engines solid, the peers dashed -- and, when results.json holds the
+limit row, the AES-instruction bound as a horizontal line.
+
+Drawn with matplotlib when it can be imported, else with gnuplot; with
+neither, says so and exits 0 (the tables and CSV/JSON are the results;
+the plots are a view of them).
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+
+def load(dirname):
+    """{(op, key_bits): {impl: [(size, gbps), ...]}}, groups, bounds."""
+    series = defaultdict(lambda: defaultdict(list))
+    groups = {}
+    with open(os.path.join(dirname, "results.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            key = (row["op"], int(row["key_bits"]))
+            series[key][row["impl"]].append((int(row["size"]),
+                                             float(row["gbps"])))
+            groups[row["impl"]] = row["group"]
+    bounds = {}
+    try:
+        with open(os.path.join(dirname, "results.json")) as f:
+            limit = json.load(f).get("limit")
+        for b in (limit or {}).get("ctr", []):
+            if b.get("gbps"):
+                bounds[int(b["key_bits"])] = float(b["gbps"])
+    except (OSError, ValueError):
+        pass
+    for impls in series.values():
+        for points in impls.values():
+            points.sort()
+    return series, groups, bounds
+
+
+def size_label(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return "%d MiB" % (n >> 20)
+    if n >= 1024 and n % 1024 == 0:
+        return "%d KiB" % (n >> 10)
+    return "%d B" % n
+
+
+def title(op, bits):
+    return "AES-%d %s: throughput vs message size" % (bits, op)
+
+
+def plot_matplotlib(series, groups, bounds, outdir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    files = []
+    for (op, bits), impls in sorted(series.items()):
+        fig, ax = plt.subplots(figsize=(9, 5.5))
+        sizes = sorted({s for pts in impls.values() for s, _ in pts})
+        for impl, pts in impls.items():
+            aesir = groups.get(impl) == "aesir"
+            ax.plot([s for s, _ in pts], [g for _, g in pts], marker="o",
+                    linestyle="-" if aesir else "--",
+                    linewidth=2.2 if aesir else 1.2, label=impl)
+        if bits in bounds:
+            ax.axhline(bounds[bits], color="black", linewidth=1,
+                       linestyle=":", label="bound (AES insns)")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(sizes)
+        ax.set_xticklabels([size_label(s) for s in sizes])
+        ax.set_xlabel("message size")
+        ax.set_ylabel("GB/s (1e9 bytes/s)")
+        ax.set_title(title(op, bits))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1, 0.5))
+        fig.tight_layout()
+        path = os.path.join(outdir, "%s-aes%d.png" % (op, bits))
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        files.append(path)
+    return files
+
+
+def plot_gnuplot(series, groups, bounds, outdir, gnuplot):
+    files = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for (op, bits), impls in sorted(series.items()):
+            sizes = sorted({s for pts in impls.values() for s, _ in pts})
+            plots = []
+            for i, (impl, pts) in enumerate(impls.items()):
+                data = os.path.join(tmp, "%s-%d-%d.dat" % (op, bits, i))
+                with open(data, "w") as f:
+                    for s, g in pts:
+                        f.write("%d %.9g\n" % (s, g))
+                aesir = groups.get(impl) == "aesir"
+                plots.append("'%s' using 1:2 with linespoints lw %s dt %d "
+                             "title '%s'" % (data, "2.5" if aesir else "1.2",
+                                             1 if aesir else 2, impl))
+            if bits in bounds:
+                plots.append("%.9g with lines lc 'black' dt 3 "
+                             "title 'bound (AES insns)'" % bounds[bits])
+            path = os.path.join(outdir, "%s-aes%d.png" % (op, bits))
+            tics = ", ".join('"%s" %d' % (size_label(s), s) for s in sizes)
+            script = "\n".join([
+                "set terminal pngcairo size 1000,600 noenhanced",
+                "set output '%s'" % path,
+                "set title '%s'" % title(op, bits),
+                "set logscale xy",
+                "set xtics (%s)" % tics,
+                "set xlabel 'message size'",
+                "set ylabel 'GB/s (1e9 bytes/s)'",
+                "set grid",
+                "set key outside right",
+                "plot " + ", ".join(plots),
+            ])
+            subprocess.run([gnuplot], input=script.encode(), check=True)
+            files.append(path)
+    return files
+
+
+def main():
+    dirname = sys.argv[1] if len(sys.argv) > 1 else "build/bench"
+    try:
+        series, groups, bounds = load(dirname)
+    except OSError as e:
+        print("plot.py: no results to plot (%s)" % e, file=sys.stderr)
+        return 1
+    outdir = os.path.join(dirname, "plots")
+    os.makedirs(outdir, exist_ok=True)
+    try:
+        import matplotlib  # noqa: F401
+        files = plot_matplotlib(series, groups, bounds, outdir)
+        tool = "matplotlib"
+    except ImportError:
+        gnuplot = shutil.which("gnuplot")
+        if gnuplot is None:
+            print("plots skipped: neither matplotlib (python3-matplotlib) "
+                  "nor gnuplot (gnuplot-nox) is installed")
+            return 0
+        files = plot_gnuplot(series, groups, bounds, outdir, gnuplot)
+        tool = "gnuplot"
+    print("wrote %d plots with %s into %s/" % (len(files), tool, outdir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
