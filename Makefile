@@ -6,7 +6,8 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
-.PHONY: all debug test test-debug speed install clean format
+.PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
+	install clean format ct-check dudect
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -22,9 +23,50 @@ test: all
 test-debug: debug
 	cd $(DEBUG_BUILD) && AESIR_DIFF_CASES=$${AESIR_DIFF_CASES:-1000} ctest $(CTEST_FLAGS) -j $(JOBS)
 
-speed: all
+# The benchmark (bench/): every aesir engine beside every peer library
+# installed, the limit row, tables, CSV/JSON and PNG plots in
+# $(BUILD)/bench/. speed-deps.sh first installs missing peer -dev packages
+# with apt when it can. SPEED_FLAGS adds aesir-bench options, e.g.
+# SPEED_FLAGS="--cpb --misalign".
+BENCH = $(BUILD)/bench/aesir-bench
+SPEED_FLAGS ?=
+PLOT = python3 bench/plot.py $(BUILD)/bench || echo "plots skipped (python3 bench/plot.py failed)"
+
+speed:
+	@sh bench/speed-deps.sh
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/aesir info
-	$(BUILD)/aesir speed
+	$(BENCH) $(SPEED_FLAGS)
+	@$(PLOT)
+
+speed-full:
+	@sh bench/speed-deps.sh
+	@$(MAKE) --no-print-directory all
+	$(BENCH) --full $(SPEED_FLAGS)
+	@$(PLOT)
+
+# Every adapter's correctness and the harness's code paths, in seconds.
+speed-check: all
+	$(BENCH) --check
+
+# docs/PERFORMANCE.md from a full run on this machine.
+perf-doc: speed-full
+	python3 bench/perf_doc.py $(BUILD)/bench docs/PERFORMANCE.md
+
+# The constant-time check (docs/constant-time.md): every constant-time
+# engine under valgrind memcheck with key and data marked secret must show
+# no secret-dependent branch or memory index, and ttable and ref must be
+# caught. Also part of `make test` when valgrind is installed.
+ct-check: all
+	cd $(BUILD) && ctest $(CTEST_FLAGS) --no-tests=error -j $(JOBS) -R '^ct_valgrind'
+
+# The dudect-style timing test, by hand: every available engine and
+# operation for DUDECT_SECONDS each; DUDECT_FLAGS adds options, e.g.
+# DUDECT_FLAGS="--engine ttable --op encrypt --evict 64".
+DUDECT_SECONDS ?= 20
+DUDECT_FLAGS ?=
+dudect: all
+	$(BUILD)/tests/dudect --seconds $(DUDECT_SECONDS) $(DUDECT_FLAGS)
 
 install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
