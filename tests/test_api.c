@@ -128,7 +128,6 @@ static void test_cipher_init_errors(const aesir_aes *k)
     CHECK_EQ(aesir_cipher_update(&c, out, sizeof(out), &n, out, 16),
              AESIR_E_STATE);
     CHECK_EQ(n, 0u);
-    CHECK(all_zero(&c, sizeof(c)));
     CHECK_EQ(aesir_ctr_crypt(k, iv0, 48, out, out, 16), AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_cbc_encrypt(k, iv0, 7, out, sizeof(out), &n, out, 16),
              AESIR_E_ARGUMENT);

@@ -60,8 +60,9 @@ static int cmd_info(void)
     if (!(def_flags & AESIR_ENGINE_CONSTANT_TIME))
         printf("WARNING: the default engine is NOT constant-time: its table "
                "look-ups can leak the key through the cache (%s).\n",
-               have_ct_engine() ? "chosen by AESIR_ENGINE"
-                                : "this build has no constant-time engine "
+               getenv("AESIR_ENGINE") != NULL && have_ct_engine()
+                   ? "chosen by AESIR_ENGINE"
+                   : "this build has no constant-time engine "
                                   "for this CPU");
     if (getenv("AESIR_ENGINE") != NULL)
         printf("(AESIR_ENGINE=%s is set)\n", getenv("AESIR_ENGINE"));

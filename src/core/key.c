@@ -31,26 +31,40 @@ int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
 
     if (ctx == NULL)
         return AESIR_E_ARGUMENT;
-    aesir_aes_clear(ctx);
+    ks = state_of(ctx);
+    /* Key setup speed matters (one key per packet in some protocols):
+     * no volatile byte loop over 4 KiB here; the schedules asked for are
+     * overwritten, a direction not asked for is wiped (a memset) so no
+     * earlier key lingers in it. */
+    ks->magic = 0;
+    err = AESIR_E_ARGUMENT;
     if (key == NULL || dirs == 0 || (dirs & ~(AESIR_ENCRYPT | AESIR_DECRYPT)))
-        return AESIR_E_ARGUMENT;
+        goto fail;
+    err = AESIR_E_KEY_LENGTH;
     if (key_len != 16 && key_len != 24 && key_len != 32)
-        return AESIR_E_KEY_LENGTH;
+        goto fail;
     e = aesir_engine_by_name(engine, &err);
     if (e == NULL)
-        return err;
+        goto fail;
 
-    ks = state_of(ctx);
     ks->engine = e;
     ks->nr = (uint32_t)(key_len / 4 + 6);
     ks->key_len = (uint32_t)key_len;
     ks->dirs = dirs;
     if (dirs & AESIR_ENCRYPT)
         e->setkey_enc(ks->rk_enc, key, key_len);
+    else
+        aesir_wipe(ks->rk_enc, sizeof(ks->rk_enc));
     if (dirs & AESIR_DECRYPT)
         e->setkey_dec(ks->rk_dec, key, key_len);
+    else
+        aesir_wipe(ks->rk_dec, sizeof(ks->rk_dec));
     ks->magic = AESIR_KEY_MAGIC;
     return AESIR_OK;
+
+fail:
+    aesir_aes_clear(ctx);
+    return err;
 }
 
 int aesir_aes_init(aesir_aes *ctx, const uint8_t *key, size_t key_len)

@@ -64,8 +64,8 @@ int aesir_cipher_init(aesir_cipher *c, const aesir_aes *key, aesir_mode mode,
 
     if (c == NULL)
         return AESIR_E_ARGUMENT;
-    aesir_cipher_clear(c);
     st = state_of(c);
+    memset(st, 0, sizeof(*st));
     if (key == NULL || mode < AESIR_MODE_ECB || mode > AESIR_MODE_CTR ||
         (dir != AESIR_ENCRYPT && dir != AESIR_DECRYPT))
         return AESIR_E_ARGUMENT;
@@ -166,8 +166,9 @@ int aesir_cipher_final(aesir_cipher *c, uint8_t *out, size_t out_cap,
     return err;
 }
 
+/* Only the bytes the state uses can hold anything. */
 void aesir_cipher_clear(aesir_cipher *c)
 {
     if (c != NULL)
-        aesir_wipe(c->opaque, sizeof(c->opaque));
+        aesir_wipe(c->opaque, sizeof(struct cipher_state));
 }
