@@ -70,6 +70,11 @@ struct aesir_engine {
 const struct aesir_engine *aesir_engine_ref(void);
 const struct aesir_engine *aesir_engine_ref_otf(void);
 const struct aesir_engine *aesir_engine_ttable(void);
+const struct aesir_engine *aesir_engine_ct64(void);
+const struct aesir_engine *aesir_engine_vperm_ssse3(void);
+const struct aesir_engine *aesir_engine_aesni(void);
+const struct aesir_engine *aesir_engine_vaes_avx2(void);
+const struct aesir_engine *aesir_engine_vaes_avx512(void);
 
 /*
  * The layout behind aesir_aes. magic marks an initialised context, so a

@@ -12,6 +12,7 @@
  * therefore reads b bytes ahead before it writes anything, which keeps the
  * write position at or behind the read position (see update_shifted).
  */
+#include "ct.h"
 #include "modes.h"
 
 #define CHUNK 512 /* bytes per pass of the shifted path, a multiple of 16 */
@@ -153,6 +154,10 @@ static int final_decrypt(struct cipher_state *st, uint8_t *out,
         return AESIR_E_OUTPUT_SIZE; /* up to 15 bytes may come out */
     process(st, p, st->buf, 1);
     pad = pkcs7_pad_len(p);
+    /* Declassified (ct.h): whether the padding is valid and how long the
+     * plaintext is become public right here anyway, as the return code
+     * and *out_len. Only the check above must be, and is, constant-time. */
+    CT_PUBLIC(&pad, sizeof(pad));
     if (pad == 0) {
         aesir_wipe(p, sizeof(p));
         return AESIR_E_PADDING;

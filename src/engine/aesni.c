@@ -1,0 +1,558 @@
+/*
+ * aesni.c -- the AES-NI engine: x86 AES instructions on 128-bit SSE
+ * registers, 8 blocks in flight.
+ *
+ * Technique. AESENC performs one full AES round (ShiftRows, SubBytes,
+ * MixColumns, AddRoundKey) on one xmm register, AESENCLAST the last round
+ * (no MixColumns); AESDEC and AESDECLAST do the same for the equivalent
+ * inverse cipher of FIPS-197 section 5.3.5, whose middle round keys are
+ * passed through InvMixColumns by AESIMC at key setup (S. Gueron, "Intel
+ * Advanced Encryption Standard (AES) New Instructions Set", Intel white
+ * paper 323641, rev. 3.0, 2010).
+ *
+ * Throughput. AESENC has a latency of 3 cycles and a throughput of 2 per
+ * cycle on the cores we target (Ice Lake, Sapphire Rapids; 4 and 1 on
+ * Skylake, 7 and 1 on Haswell), so one block alone keeps the AES units
+ * busy 1/6 of the time. The parallel modes (ECB, CTR, CBC decryption)
+ * therefore run 8 independent blocks through each round before moving to
+ * the next round (the interleaving Gueron's white paper recommends):
+ * 8 >= latency x throughput on every x86 core with AES-NI we know of. A tail of 1..7 blocks takes a kernel
+ * of exactly that width: up to 6 lanes cost the same 3 cycles per round
+ * as one, so a tail never runs block by block and no lane is wasted.
+ * CBC encryption is serial; it keeps the chaining value in a
+ * register and folds the chaining XOR into the last round's key, so each
+ * block costs exactly nr AES latencies (see cbc_enc).
+ *
+ * Key expansion without AESKEYGENASSIST. FIPS-197 section 5.2 needs
+ * SubWord(RotWord(w)) ^ Rcon for the last word w of the previous key
+ * block. PSHUFB broadcasts RotWord(w) into all four columns of a
+ * register; on such a register ShiftRows is the identity (every row holds
+ * one byte value), so AESENCLAST with the key Rcon in every column
+ * returns SubWord(RotWord(w)) ^ Rcon in all four columns -- exactly the
+ * broadcast the schedule XORs in. AES-256's odd steps need SubWord(w)
+ * without the rotation: the same with a non-rotating shuffle and a zero
+ * key. This "aesenclast trick" (a known alternative, used by several
+ * AES-NI libraries) avoids AESKEYGENASSIST, which is slow on most cores:
+ * here the schedule built on it runs 3.7x slower (docs/engines/aesni.md).
+ * The running XOR w[i] = w[i-Nk] ^ w[i-1] over one register is a prefix
+ * XOR: two byte shifts and two XORs, computed while the AESENCLAST runs.
+ *
+ * Layout. Round keys are 16-byte vectors in block byte order (what AESENC
+ * takes), round r at rk + 16 r:
+ *
+ *   rk_enc:  K0 K1 ... K(nr)                    (FIPS-197 5.2)
+ *   rk_dec:  K(nr) imc(K(nr-1)) ... imc(K1) K0  (FIPS-197 5.3.5, in the
+ *                                                order decryption uses)
+ *
+ * AES-192 produces 6 words per step; two registers carry them,
+ *
+ *   a = [w0 w1 w2 w3]   b = [w4 w5 .. ..]
+ *
+ * and round keys are assembled from them with PUNPCKLQDQ and PALIGNR, so
+ * every store is a whole aligned 16-byte round key.
+ *
+ * Constant time: YES, given that the AES instructions are (they are
+ * fixed-latency, table-free hardware on every x86 core that has them).
+ * No branch or address depends on key or data; the only branches are on
+ * nr, on the block count and, in CTR, on the (public) counter value.
+ * Secrets live in xmm registers and the round-key area; the compilers
+ * checked (gcc 12, clang 14) keep the 8 lanes in registers, so there are
+ * no stack temporaries to wipe.
+ *
+ * Batch: 8 blocks.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+
+#define TARGET __attribute__((target("aes,ssse3")))
+#define INLINE static inline __attribute__((always_inline)) TARGET
+
+/* Lanes of the wide kernel. */
+#define WIDE 8
+
+/* Every loop over lanes has a constant trip count once inlined; gcc only
+ * keeps the lanes in registers when these loops unroll before its scalar
+ * replacement pass, which the pragma guarantees. */
+#if defined(__clang__)
+#define LANES
+#else
+#define LANES _Pragma("GCC unroll 8")
+#endif
+
+/* ---- key expansion ---------------------------------------------------- */
+
+/* [x0 x1 x2 x3] -> [x0, x0^x1, x0^x1^x2, x0^x1^x2^x3] (32-bit lanes).
+ * The empty asm keeps the result whole: left alone, compilers reassociate
+ * prefix_xor(x) ^ t into (partial ^ t) ^ rest and put two XORs after the
+ * AESENCLAST on the schedule's critical path instead of one. */
+INLINE __m128i prefix_xor(__m128i x)
+{
+    x = _mm_xor_si128(x, _mm_slli_si128(x, 4));
+    x = _mm_xor_si128(x, _mm_slli_si128(x, 8));
+    __asm__("" : "+x"(x));
+    return x;
+}
+
+/* SubWord(RotWord(lane l of x)) ^ rcon, broadcast to all four lanes: the
+ * shuffle puts RotWord(lane l) in every column, where ShiftRows is the
+ * identity, so AESENCLAST leaves SubBytes plus the key. */
+#define SUBROT(x, l, rcon)                                                 \
+    _mm_aesenclast_si128(                                                  \
+        _mm_shuffle_epi8((x), _mm_setr_epi8(                               \
+            4*(l)+1, 4*(l)+2, 4*(l)+3, 4*(l), 4*(l)+1, 4*(l)+2, 4*(l)+3,   \
+            4*(l), 4*(l)+1, 4*(l)+2, 4*(l)+3, 4*(l), 4*(l)+1, 4*(l)+2,     \
+            4*(l)+3, 4*(l))),                                              \
+        _mm_set1_epi32(rcon))
+
+/* SubWord(lane 3 of x), broadcast: AES-256's middle step. */
+INLINE __m128i sub_last(__m128i x)
+{
+    return _mm_aesenclast_si128(_mm_shuffle_epi32(x, 0xff),
+                                _mm_setzero_si128());
+}
+
+/* AES-128: each step makes the next 4 words from the previous 4. */
+INLINE void expand128(__m128i *k, const uint8_t *key)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)key);
+#define STEP128(i, rcon)                                                   \
+    x = _mm_xor_si128(prefix_xor(x), SUBROT(x, 3, rcon));                  \
+    _mm_store_si128(k + (i), x)
+    _mm_store_si128(k, x);
+    STEP128(1, 0x01); STEP128(2, 0x02); STEP128(3, 0x04); STEP128(4, 0x08);
+    STEP128(5, 0x10); STEP128(6, 0x20); STEP128(7, 0x40); STEP128(8, 0x80);
+    STEP128(9, 0x1b); STEP128(10, 0x36);
+#undef STEP128
+}
+
+/*
+ * AES-192: 6 words per step, in a = [w0..w3] and b = [w4 w5 * *]. With
+ * t = SubWord(RotWord(w5)) ^ Rcon broadcast, the next six words are
+ *   a' = prefix_xor(a) ^ t                       (w6..w9)
+ *   b' = (b ^ b << 32) ^ bcast(lane 3 of prefix_xor(a)) ^ t   (w10, w11)
+ * so both wait for the AESENCLAST only once (the lanes 2, 3 of b are
+ * don't-care). Two steps give three round keys:
+ *   K(3j) = a, K(3j+1) = [b.lo a'.lo], K(3j+2) = [a'.hi b'.lo].
+ */
+#define STEP192(rcon)                                                      \
+    do {                                                                   \
+        __m128i t_ = SUBROT(b, 1, rcon);                                   \
+        __m128i pa_ = prefix_xor(a);                                       \
+        __m128i pb_ = _mm_xor_si128(b, _mm_slli_si128(b, 4));              \
+        pb_ = _mm_xor_si128(pb_, _mm_shuffle_epi32(pa_, 0xff));            \
+        a = _mm_xor_si128(pa_, t_);                                        \
+        b = _mm_xor_si128(pb_, t_);                                        \
+    } while (0)
+
+INLINE void expand192(__m128i *k, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
+    __m128i a0, b0;
+#define PAIR192(j, r1, r2)                                                 \
+    a0 = a, b0 = b;                                                        \
+    _mm_store_si128(k + 3 * (j), a0);                                      \
+    STEP192(r1);                                                           \
+    _mm_store_si128(k + 3 * (j) + 1, _mm_unpacklo_epi64(b0, a));           \
+    b0 = b;                                                                \
+    _mm_store_si128(k + 3 * (j) + 2,                                       \
+                    _mm_alignr_epi8(b0, a, 8));                            \
+    STEP192(r2)
+    PAIR192(0, 0x01, 0x02);
+    PAIR192(1, 0x04, 0x08);
+    PAIR192(2, 0x10, 0x20);
+    PAIR192(3, 0x40, 0x80);
+    _mm_store_si128(k + 12, a);
+#undef PAIR192
+}
+
+/* AES-256: alternate steps, a from b's last word with RotWord and Rcon,
+ * b from a's last word with SubWord only (FIPS-197 5.2, i mod 8 = 4). */
+INLINE void expand256(__m128i *k, const uint8_t *key)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
+#define STEP256(i, rcon)                                                   \
+    a = _mm_xor_si128(prefix_xor(a), SUBROT(b, 3, rcon));                  \
+    _mm_store_si128(k + (i), a);                                           \
+    if ((i) < 14) {                                                        \
+        b = _mm_xor_si128(prefix_xor(b), sub_last(a));                     \
+        _mm_store_si128(k + (i) + 1, b);                                   \
+    }
+    _mm_store_si128(k, a);
+    _mm_store_si128(k + 1, b);
+    STEP256(2, 0x01); STEP256(4, 0x02); STEP256(6, 0x04); STEP256(8, 0x08);
+    STEP256(10, 0x10); STEP256(12, 0x20); STEP256(14, 0x40);
+#undef STEP256
+}
+
+TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+{
+    __m128i *k = (__m128i *)__builtin_assume_aligned(rk, 64);
+    if (key_len == 16)
+        expand128(k, key);
+    else if (key_len == 24)
+        expand192(k, key);
+    else
+        expand256(k, key);
+}
+
+/* The equivalent inverse cipher's schedule, reversed in place: K(nr) and
+ * K0 swap ends, the middle keys swap pairwise through AESIMC. */
+TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+{
+    __m128i *k = (__m128i *)__builtin_assume_aligned(rk, 64);
+    unsigned nr = (unsigned)key_len / 4 + 6;
+    setkey_enc(rk, key, key_len);
+    __m128i first = _mm_load_si128(k), last = _mm_load_si128(k + nr);
+    _mm_store_si128(k, last);
+    _mm_store_si128(k + nr, first);
+    for (unsigned i = 1, j = nr - 1; i < j; i++, j--) {
+        __m128i x = _mm_load_si128(k + i), y = _mm_load_si128(k + j);
+        _mm_store_si128(k + i, _mm_aesimc_si128(y));
+        _mm_store_si128(k + j, _mm_aesimc_si128(x));
+    }
+    _mm_store_si128(k + nr / 2, _mm_aesimc_si128(_mm_load_si128(k + nr / 2)));
+}
+
+/* ---- n-lane round kernels --------------------------------------------
+ * n is a compile-time constant at every call (the functions are always
+ * inlined), so the lane loops unroll and b[] lives in registers. Round
+ * keys are read from memory at each round: a load folded into AESENC is
+ * free at these rates, and it leaves the 16 xmm registers to the lanes. */
+
+INLINE __m128i rkey(const __m128i *k, unsigned r)
+{
+    return _mm_load_si128(k + r);
+}
+
+/* Hides where k points from the optimiser, so the round-key loads of a
+ * kernel are not hoisted into registers across kernels and loop
+ * iterations: they stay memory operands of AESENC, and the registers stay
+ * with the lanes. Without it gcc holds up to 10 keys in registers and
+ * spills lanes (AES state) to the stack in the tails. */
+INLINE const __m128i *opaque(const __m128i *k)
+{
+    __asm__("" : "+r"(k));
+    return k;
+}
+
+#define ROUND(op, r)                                                       \
+    do {                                                                   \
+        __m128i t_ = rkey(k, (r));                                         \
+        LANES for (unsigned j = 0; j < n; j++)                             \
+            b[j] = op(b[j], t_);                                           \
+    } while (0)
+
+/* Rounds 1..nr (round 0's XOR is the caller's, so CTR can fold it). */
+#define ROUNDS(op, oplast)                                                 \
+    do {                                                                   \
+        ROUND(op, 1); ROUND(op, 2); ROUND(op, 3);                          \
+        ROUND(op, 4); ROUND(op, 5); ROUND(op, 6);                          \
+        ROUND(op, 7); ROUND(op, 8); ROUND(op, 9);                          \
+        if (nr > 10) {                                                     \
+            ROUND(op, 10); ROUND(op, 11);                                  \
+            if (nr > 12) {                                                 \
+                ROUND(op, 12); ROUND(op, 13);                              \
+            }                                                              \
+        }                                                                  \
+        ROUND(oplast, nr);                                                 \
+    } while (0)
+
+INLINE void whiten(__m128i *b, unsigned n, const __m128i *k)
+{
+    __m128i t = rkey(k, 0);
+    LANES for (unsigned j = 0; j < n; j++)
+        b[j] = _mm_xor_si128(b[j], t);
+}
+
+INLINE void enc_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
+{
+    k = opaque(k);
+    ROUNDS(_mm_aesenc_si128, _mm_aesenclast_si128);
+}
+
+INLINE void dec_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
+{
+    k = opaque(k);
+    ROUNDS(_mm_aesdec_si128, _mm_aesdeclast_si128);
+}
+
+INLINE void load_n(__m128i *b, unsigned n, const uint8_t *in)
+{
+    LANES for (unsigned j = 0; j < n; j++)
+        b[j] = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j));
+}
+
+INLINE void store_n(uint8_t *out, const __m128i *b, unsigned n)
+{
+    LANES for (unsigned j = 0; j < n; j++)
+        _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), b[j]);
+}
+
+/* Runs KERNEL(n) for a tail of m = 1..7 blocks with n = m: a kernel per
+ * width, so no lane is computed in vain (a 2-block tail costs 2 blocks of
+ * AES throughput and one block of latency). */
+#define TAIL(KERNEL, m)                                                    \
+    switch (m) {                                                           \
+    case 1: KERNEL(1); break;                                              \
+    case 2: KERNEL(2); break;                                              \
+    case 3: KERNEL(3); break;                                              \
+    case 4: KERNEL(4); break;                                              \
+    case 5: KERNEL(5); break;                                              \
+    case 6: KERNEL(6); break;                                              \
+    case 7: KERNEL(7); break;                                              \
+    default: break;                                                        \
+    }
+
+INLINE __m128i loadu(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+INLINE void storeu(uint8_t *p, __m128i x)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, x);
+}
+
+/* ---- ECB ---------------------------------------------------------------- */
+
+/* n blocks through the n-lane kernel. */
+INLINE void ecb_n(const __m128i *k, unsigned nr, uint8_t *out,
+                  const uint8_t *in, unsigned n, int dec)
+{
+    __m128i b[WIDE];
+    load_n(b, n, in);
+    whiten(b, n, k);
+    if (dec)
+        dec_n(b, n, k, nr);
+    else
+        enc_n(b, n, k, nr);
+    store_n(out, b, n);
+}
+
+INLINE void ecb(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                size_t nblocks, int dec)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
+        ecb_n(k, nr, out, in, WIDE, dec);
+#define ECB_TAIL(n) ecb_n(k, nr, out, in, (n), dec)
+    TAIL(ECB_TAIL, nblocks)
+#undef ECB_TAIL
+}
+
+TARGET static void encrypt(const void *rk, unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 0);
+}
+
+TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 1);
+}
+
+/* ---- CTR ---------------------------------------------------------------- */
+
+/*
+ * The counter is kept byte-reversed in a register, v = the 128-bit
+ * big-endian counter as a little-endian integer, so its low 64 bits are
+ * lane 0 of a PADDQ. Block j of a group is PSHUFB(v + j). The caller
+ * (ctr below) splits the call where the low 64 bits wrap, so within one
+ * ctr_run the 64-bit add never needs a carry into the high half, whatever
+ * happens at bit 32.
+ *
+ * While the counter's last byte does not wrap within a group of 8 (31
+ * groups out of 32 in a long run, or all of them when the run starts
+ * 8-aligned), block j is formed in big-endian form by adding j to that
+ * byte with PADDD (it is the top byte of the last 32-bit lane), one
+ * instruction instead of PADDQ + PSHUFB: the extra shuffles shared the
+ * vector ports with the AES instructions and cost 2% at 16 KiB.
+ */
+INLINE __m128i bswap_mask(void)
+{
+    return _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
+                         0);
+}
+
+INLINE void ctr_n(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
+                  const uint8_t *in, unsigned n, int byte15)
+{
+    __m128i b[WIDE];
+    const __m128i bs = bswap_mask(), k0 = rkey(k, 0);
+    const __m128i be = _mm_shuffle_epi8(v, bs);
+    LANES for (unsigned j = 0; j < n; j++)
+        b[j] = _mm_xor_si128(
+            byte15 ? _mm_add_epi32(be, _mm_set_epi32((int)(j << 24), 0, 0, 0))
+                   : _mm_shuffle_epi8(_mm_add_epi64(v, _mm_set_epi64x(0, j)),
+                                      bs),
+            k0);
+    enc_n(b, n, k, nr);
+    LANES for (unsigned j = 0; j < n; j++)
+        storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * j)));
+}
+
+/* m blocks from the byte-reversed counter v, no carry out of the low 64
+ * bits among them. */
+INLINE void ctr_run(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
+                    const uint8_t *in, size_t m)
+{
+    const __m128i step = _mm_set_epi64x(0, WIDE);
+    unsigned low = (unsigned)_mm_cvtsi128_si32(v) & 0xff;
+    for (; m >= WIDE; m -= WIDE, in += 16 * WIDE, out += 16 * WIDE) {
+        if (low <= 256 - WIDE)
+            ctr_n(k, nr, v, out, in, WIDE, 1);
+        else
+            ctr_n(k, nr, v, out, in, WIDE, 0);
+        v = _mm_add_epi64(v, step);
+        low = (low + WIDE) & 0xff;
+    }
+#define CTR_TAIL(n) ctr_n(k, nr, v, out, in, (n), 0)
+    TAIL(CTR_TAIL, m)
+#undef CTR_TAIL
+}
+
+/*
+ * Runs end where the low 64 bits of the counter wrap (at most once per
+ * 2^64 blocks; never within a call that uses a 32- or 64-bit counter
+ * correctly). The new counter is written back with one 16-byte store,
+ * which the next call's 16-byte load can take straight from the store
+ * buffer: short messages in a row are not serialised on a failed store
+ * forwarding. Only a run ending exactly at the 64-bit wrap carries into
+ * the high half, through aesir_ctr_add.
+ */
+TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i bs = bswap_mask();
+    while (nblocks > 0) {
+        /* Counter values before the low 64 bits wrap: 2^64 - lo. */
+        uint64_t lo = aesir_load_be64(ctr + 8);
+        size_t m = nblocks;
+        __m128i v = _mm_shuffle_epi8(loadu(ctr), bs);
+        if (lo != 0 && (uint64_t)(m - 1) > UINT64_MAX - lo)
+            m = (size_t)(0 - lo);
+        ctr_run(k, nr, v, out, in, m);
+        if ((uint64_t)(lo + m) != 0)
+            storeu(ctr, _mm_shuffle_epi8(
+                            _mm_add_epi64(v, _mm_set_epi64x(0, (long long)m)),
+                            bs));
+        else
+            aesir_ctr_add(ctr, m);
+        in += 16 * m, out += 16 * m, nblocks -= m;
+    }
+}
+
+/* ---- CBC ---------------------------------------------------------------- */
+
+/*
+ * Encryption is a chain: block i's input is p_i ^ c_(i-1). Since
+ * AESENCLAST(x, K) = SubBytes(ShiftRows(x)) ^ K, giving it the key
+ * K(nr) ^ K0 ^ p_(i+1) returns c_i ^ K0 ^ p_(i+1), the whitened input of
+ * the next block; c_i is that XOR (K0 ^ p_(i+1)), off the chain. So the
+ * chain is nr AES instructions per block and nothing else: the latency
+ * bound, nr x 3 cycles here. The last block ends with plain K(nr).
+ */
+TARGET static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i k0 = rkey(k, 0), klast = rkey(k, nr);
+    const __m128i kx = _mm_xor_si128(k0, klast);
+    const unsigned n = 1;
+    __m128i b[1];
+
+    if (nblocks == 0)
+        return;
+    /* b = whitened input of block 0. */
+    b[0] = _mm_xor_si128(_mm_xor_si128(loadu(iv), loadu(in)), k0);
+    for (; nblocks > 1; nblocks--, in += 16, out += 16) {
+        __m128i p = loadu(in + 16);
+        __m128i pk = _mm_xor_si128(p, k0);
+        ROUND(_mm_aesenc_si128, 1); ROUND(_mm_aesenc_si128, 2);
+        ROUND(_mm_aesenc_si128, 3); ROUND(_mm_aesenc_si128, 4);
+        ROUND(_mm_aesenc_si128, 5); ROUND(_mm_aesenc_si128, 6);
+        ROUND(_mm_aesenc_si128, 7); ROUND(_mm_aesenc_si128, 8);
+        ROUND(_mm_aesenc_si128, 9);
+        if (nr > 10) {
+            ROUND(_mm_aesenc_si128, 10); ROUND(_mm_aesenc_si128, 11);
+            if (nr > 12) {
+                ROUND(_mm_aesenc_si128, 12); ROUND(_mm_aesenc_si128, 13);
+            }
+        }
+        b[0] = _mm_aesenclast_si128(b[0], _mm_xor_si128(kx, p));
+        storeu(out, _mm_xor_si128(b[0], pk));
+    }
+    enc_n(b, n, k, nr);
+    storeu(out, b[0]);
+    storeu(iv, b[0]);
+}
+
+/*
+ * Decryption: 8 blocks decrypt in parallel, then p_j = D(c_j) ^ c_(j-1).
+ * The previous ciphertexts are re-read from in rather than held (8 lanes
+ * take half the registers already), so with in == out the lanes are stored
+ * last first: storing p_j overwrites c_j only after p_(j+1) has used it.
+ * The next chaining value is read before anything is stored.
+ */
+INLINE void cbc_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
+                      uint8_t *out, const uint8_t *in, unsigned n)
+{
+    __m128i b[WIDE];
+    __m128i prev = *chain;
+    load_n(b, n, in);
+    *chain = b[n - 1];
+    whiten(b, n, k);
+    dec_n(b, n, k, nr);
+    LANES for (unsigned j = n; j-- > 1;)
+        storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * (j - 1))));
+    storeu(out, _mm_xor_si128(b[0], prev));
+}
+
+TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    __m128i chain = loadu(iv);
+    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
+        cbc_dec_n(k, nr, &chain, out, in, WIDE);
+#define CBC_TAIL(n) cbc_dec_n(k, nr, &chain, out, in, (n))
+    TAIL(CBC_TAIL, nblocks)
+#undef CBC_TAIL
+    storeu(iv, chain);
+}
+
+static const struct aesir_engine engine = {
+    .name = "aesni",
+    .description = "x86 AES-NI on SSE registers, 8 blocks in flight",
+    .flags = ENGINE_CT | ENGINE_HW,
+    .batch = WIDE,
+    .setkey_enc = setkey_enc,
+    .setkey_dec = setkey_dec,
+    .encrypt = encrypt,
+    .decrypt = decrypt,
+    .ctr = ctr_xor,
+    .cbc_enc = cbc_enc,
+    .cbc_dec = cbc_dec,
+};
+
+const struct aesir_engine *aesir_engine_aesni(void)
+{
+    const uint32_t need = AESIR_CPU_AESNI | AESIR_CPU_SSSE3 | AESIR_CPU_SSE2;
+    return (aesir_cpu_features() & need) == need ? &engine : NULL;
+}
+
+#else /* not x86 */
+
+const struct aesir_engine *aesir_engine_aesni(void)
+{
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,444 @@
+/*
+ * vaes_avx512.c -- the VAES-AVX512 engine: AES instructions on 512-bit
+ * registers, four blocks per instruction.
+ *
+ * Technique. VAES (Ice Lake and later) widens aesenc, aesenclast, aesdec
+ * and aesdeclast to ymm and zmm registers: one vaesenc zmm runs one round
+ * on four independent blocks, each 128-bit lane with the same round key
+ * (here broadcast from a 16-byte key with vbroadcasti32x4). On Sapphire
+ * Rapids vaesenc zmm issues one per cycle with a latency of 3 cycles, so
+ * at least 3 independent zmm vectors must be in flight to keep the unit
+ * busy; the bulk loops keep U = 8 (32 blocks), enough to also cover the
+ * loads, stores, counter arithmetic and loop overhead, which go to other
+ * ports. This is the interleaving of Gueron's "Intel AES New
+ * Instructions" white paper (8 blocks in parallel for aesenc xmm) and of
+ * Drucker, Gueron and Krasnov, "Making AES great again: the forthcoming
+ * vectorized AES instruction" (ITNG 2018), which sizes the parallelism
+ * for VAES.
+ *
+ * Fused paths:
+ *  - ECB encrypt/decrypt and CBC decryption: 8 zmm per iteration. CBC
+ *    decryption needs C_{i-1} beside each block: the first vector of an
+ *    iteration gets it from the previous iteration's last ciphertext block
+ *    with one valignq, the others load it unaligned from in - 16. All
+ *    loads of an iteration happen before its stores, so in == out works.
+ *  - CTR: the counter block, byte-reversed, is a little-endian 128-bit
+ *    integer in each lane (low 64 bits in the lower qword); counters are
+ *    made with vpaddq and swapped back with vpshufb. A call whose low 64
+ *    bits would wrap is split at the wrap, so inside each part vpaddq on
+ *    the low qword is exact; carries across 32 bits cost nothing and
+ *    carries across 64 bits cost one split. The plaintext is folded into
+ *    the last round key (aesenclast(x, k ^ p) = E(ctr) ^ p).
+ *  - CBC encryption is serial; it runs on xmm with all round keys in
+ *    registers at the aesenc latency bound: nr aesenc latencies per block.
+ *    The XOR with the next plaintext block (and round key 0) is folded
+ *    into aesenclast's key, so nothing but AES rounds is on the chain.
+ * Tails. After the bulk loop, 1..31 blocks remain: they go in one more
+ * pass of ceil(r / 4) zmm vectors (a version of the kernel for each count
+ * 1..8), the last vector loaded and stored with a byte mask
+ * (vmovdqu8 with k-mask, whose masked-off bytes never fault). A 64-byte
+ * message is one vector, a 576-byte one a full pass and one vector. The
+ * tail kernels also have their rounds unrolled (nr made a constant), so a
+ * short message runs straight-line code.
+ * See docs/engines/vaes.md for the measurements behind these choices.
+ *
+ * Round keys: nr + 1 keys of 16 bytes at rk + 16 r (FIPS-197 byte order,
+ * as aesenc wants them); the decryption schedule is the equivalent inverse
+ * cipher's (reversed, aesimc on rounds 1..nr-1). Expansion: aesni_keys.h.
+ *
+ * Constant time: yes. The AES instructions take data-independent time;
+ * branches and addresses depend only on nr, the block count and the
+ * counter (public); no table look-ups.
+ *
+ * Batch: 32 blocks. Requires VAES, AVX512F, AVX512BW (byte masks),
+ * AVX512VL and AES-NI (key expansion), and OS support for zmm state.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+
+#include "aesni_keys.h"
+
+#define TGT __attribute__((target("vaes,avx512f,avx512bw,avx512vl,aes")))
+#define FN static TGT
+#define INL static inline __attribute__((always_inline)) TGT
+
+/*
+ * An empty asm that keeps v in the register it is in. Without it gcc 12
+ * gives each vector a new register every round and copies it back: one
+ * vmovdqa64 per vector per round, twice the uops of the round loop. It is
+ * applied to a scalar temporary, never to an array element: on x[i]
+ * itself it keeps gcc from promoting the array to registers (a store and
+ * a reload per vector per round).
+ */
+#define PIN(v) __asm__("" : "+v"(v))
+
+/* Vectors per bulk iteration. */
+#define U 8
+
+typedef unsigned long long mask64;
+
+INL __m128i key128(const uint8_t *rk, unsigned r)
+{
+    return _mm_load_si128((const __m128i *)(rk + 16 * (size_t)r));
+}
+
+INL __m512i key512(const uint8_t *rk, unsigned r)
+{
+    return _mm512_broadcast_i32x4(key128(rk, r));
+}
+
+/* Bytes of the first b blocks of a vector (b = 1..4). */
+INL mask64 lane_mask(size_t b)
+{
+    return b >= 4 ? ~0ull : (1ull << (16 * b)) - 1;
+}
+
+INL __m512i load_v(const uint8_t *p, int masked, mask64 m)
+{
+    return masked ? _mm512_maskz_loadu_epi8(m, p) : _mm512_loadu_si512(p);
+}
+
+INL void store_v(uint8_t *p, __m512i v, int masked, mask64 m)
+{
+    if (masked)
+        _mm512_mask_storeu_epi8(p, m, v);
+    else
+        _mm512_storeu_si512(p, v);
+}
+
+/* Rounds 1 .. nr-1 on n vectors (nr >= 10, hence the do-while). */
+INL void rounds_n(const uint8_t *rk, unsigned nr, __m512i *x, unsigned n,
+                  int dec)
+{
+    unsigned r = 1;
+    do {
+        __m512i k = key512(rk, r);
+        for (unsigned i = 0; i < n; i++) {
+            __m512i t = dec ? _mm512_aesdec_epi128(x[i], k)
+                            : _mm512_aesenc_epi128(x[i], k);
+            PIN(t);
+            x[i] = t;
+        }
+    } while (++r < nr);
+}
+
+/*
+ * Round 0 and rounds 1 .. nr-1 on n vectors; the last round is the
+ * caller's, which may fold an XOR into its key. n is a constant at every
+ * call, so the loops over i unroll and x stays in registers. In the bulk
+ * loops the round loop stays a loop (one key broadcast per round for all
+ * n vectors). For the tails (unroll), nr is made a constant so that the
+ * rounds unroll as well: a tail pass is short, and a round loop's exit
+ * branch there cost as much as the AES work (ECB, 64 bytes: 7.1 GB/s with
+ * the loop, 11.6 unrolled).
+ */
+INL void start_n(const uint8_t *rk, unsigned nr, __m512i *x, unsigned n,
+                 int dec, int unroll)
+{
+    const __m512i k = key512(rk, 0);
+    for (unsigned i = 0; i < n; i++)
+        x[i] = _mm512_xor_si512(x[i], k);
+    if (!unroll)
+        rounds_n(rk, nr, x, n, dec);
+    else if (nr == 10)
+        rounds_n(rk, 10, x, n, dec);
+    else if (nr == 12)
+        rounds_n(rk, 12, x, n, dec);
+    else
+        rounds_n(rk, 14, x, n, dec);
+}
+
+/* The tail: ceil(nblocks / 4) vectors, the last one masked to its
+ * blocks, through kernel K(n, mask) for the constant n it needs. */
+/* clang-format off */
+#define TAIL_SWITCH(nblocks, K)                                            \
+    do {                                                                   \
+        mask64 m_ = lane_mask((nblocks) - 4 * (((nblocks) - 1) / 4));      \
+        switch (((nblocks) + 3) / 4) {                                     \
+        case 1: K(1, m_); break;                                           \
+        case 2: K(2, m_); break;                                           \
+        case 3: K(3, m_); break;                                           \
+        case 4: K(4, m_); break;                                           \
+        case 5: K(5, m_); break;                                           \
+        case 6: K(6, m_); break;                                           \
+        case 7: K(7, m_); break;                                           \
+        case 8: K(8, m_); break;                                           \
+        }                                                                  \
+    } while (0)
+/* clang-format on */
+
+/* ---------------------------------------------------------------------
+ * ECB
+ * ------------------------------------------------------------------- */
+
+/* n vectors from in to out; the last one masked to m when masked. */
+INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+               unsigned n, int masked, mask64 m, int dec)
+{
+    __m512i x[U], k;
+    for (unsigned i = 0; i < n; i++)
+        x[i] = load_v(in + 64 * i, masked && i == n - 1, m);
+    start_n(rk, nr, x, n, dec, masked);
+    k = key512(rk, nr);
+    for (unsigned i = 0; i < n; i++)
+        x[i] = dec ? _mm512_aesdeclast_epi128(x[i], k)
+                   : _mm512_aesenclast_epi128(x[i], k);
+    for (unsigned i = 0; i < n; i++)
+        store_v(out + 64 * i, x[i], masked && i == n - 1, m);
+}
+
+INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
+             size_t nblocks, int dec)
+{
+    const uint8_t *rk = rkv;
+    for (; nblocks >= 4 * U; nblocks -= 4 * U) {
+        ecb_n(rk, nr, out, in, U, 0, 0, dec);
+        in += 64 * U;
+        out += 64 * U;
+    }
+#define K(n, m) ecb_n(rk, nr, out, in, n, 1, m, dec)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+}
+
+FN void encrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 0);
+}
+
+FN void decrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 1);
+}
+
+/* ---------------------------------------------------------------------
+ * CTR
+ * ------------------------------------------------------------------- */
+
+/* Reverses the bytes of each 128-bit lane: big-endian counter block <->
+ * little-endian 128-bit integer. */
+#define BSWAP_LANES                                                            \
+    _mm512_broadcast_i32x4(                                                    \
+        _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+
+/* n vectors of counters from *c (lanes: little-endian counters) onward. */
+INL void ctr_n(const uint8_t *rk, unsigned nr, __m512i *c, uint8_t *out,
+               const uint8_t *in, unsigned n, int masked, mask64 m)
+{
+    const __m512i bswap = BSWAP_LANES;
+    const __m512i four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
+    __m512i x[U], k;
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = _mm512_shuffle_epi8(*c, bswap);
+        *c = _mm512_add_epi64(*c, four);
+    }
+    start_n(rk, nr, x, n, 0, masked);
+    k = key512(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        __m512i p = load_v(in + 64 * i, masked && i == n - 1, m);
+        x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(k, p));
+    }
+    for (unsigned i = 0; i < n; i++)
+        store_v(out + 64 * i, x[i], masked && i == n - 1, m);
+}
+
+/* nblocks counters from the 128-bit counter hi:lo, whose low 64 bits do
+ * not wrap on the way. */
+INL void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
+                 uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m512i c = _mm512_add_epi64(
+        _mm512_broadcast_i32x4(_mm_set_epi64x((long long)hi, (long long)lo)),
+        _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0));
+
+    for (; nblocks >= 4 * U; nblocks -= 4 * U) {
+        ctr_n(rk, nr, &c, out, in, U, 0, 0);
+        in += 64 * U;
+        out += 64 * U;
+    }
+#define K(n, m) ctr_n(rk, nr, &c, out, in, n, 1, m)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+}
+
+/*
+ * The counter is read into hi:lo and written back with the same two 8-byte
+ * accesses, so that a call that follows at once gets it by store
+ * forwarding. (Reading it back as one 16-byte load after two 8-byte stores,
+ * or as two 8-byte loads after one 16-byte store, stalls the next call
+ * until this one has finished: 30% of the speed at 512 bytes.)
+ */
+FN void ctr_crypt(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t *out,
+                  const uint8_t *in, size_t nblocks)
+{
+    uint64_t hi, lo;
+
+    memcpy(&hi, ctr, 8);
+    memcpy(&lo, ctr + 8, 8);
+    hi = __builtin_bswap64(hi); /* x86 is little-endian */
+    lo = __builtin_bswap64(lo);
+    do {
+        /* Up to the wrap of the low 64 bits (room 0: 2^64), then the rest. */
+        uint64_t room = 0 - lo;
+        size_t k =
+            room != 0 && (uint64_t)nblocks > room ? (size_t)room : nblocks;
+        ctr_run(rk, nr, hi, lo, out, in, k);
+        lo += k;
+        hi += lo < k;
+        in += 16 * k;
+        out += 16 * k;
+        nblocks -= k;
+    } while (nblocks > 0);
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+    memcpy(ctr, &hi, 8);
+    memcpy(ctr + 8, &lo, 8);
+}
+
+/* ---------------------------------------------------------------------
+ * CBC
+ * ------------------------------------------------------------------- */
+
+/*
+ * n vectors of CBC decryption. *prev holds the ciphertext block before
+ * in (in lane 3); on return, the last vector's ciphertext (when the last
+ * vector is full). Every load precedes every store.
+ */
+INL void cbc_dec_n(const uint8_t *rk, unsigned nr, __m512i *prev, uint8_t *out,
+                   const uint8_t *in, unsigned n, int masked, mask64 m)
+{
+    __m512i x[U], k;
+    for (unsigned i = 0; i < n; i++)
+        x[i] = load_v(in + 64 * i, masked && i == n - 1, m);
+    start_n(rk, nr, x, n, 1, masked);
+    k = key512(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        __m512i c;
+        if (i == 0) /* [prev lane 3, C0, C1, C2] */
+            c = _mm512_alignr_epi64(load_v(in, masked && n == 1, m), *prev, 6);
+        else
+            c = load_v(in + 64 * i - 16, masked && i == n - 1, m);
+        x[i] = _mm512_aesdeclast_epi128(x[i], _mm512_xor_si512(k, c));
+    }
+    if (!masked)
+        *prev = _mm512_loadu_si512(in + 64 * (n - 1));
+    for (unsigned i = 0; i < n; i++)
+        store_v(out + 64 * i, x[i], masked && i == n - 1, m);
+}
+
+FN void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    const uint8_t *rk = rkv;
+    __m128i next_iv;
+    __m512i prev;
+
+    if (nblocks == 0)
+        return;
+    next_iv = _mm_loadu_si128((const __m128i *)(in + 16 * (nblocks - 1)));
+    prev = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)iv));
+    for (; nblocks >= 4 * U; nblocks -= 4 * U) {
+        cbc_dec_n(rk, nr, &prev, out, in, U, 0, 0);
+        in += 64 * U;
+        out += 64 * U;
+    }
+#define K(n, m) cbc_dec_n(rk, nr, &prev, out, in, n, 1, m)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+    _mm_storeu_si128((__m128i *)iv, next_iv);
+}
+
+/*
+ * CBC encryption with nr known at compile time, so that all round keys
+ * stay in registers. With m = P_{i+1} ^ k0, aesenclast(x, k_nr ^ m) =
+ * C_i ^ m is already the next block's state after round 0; C_i = that ^ m
+ * is computed beside the chain.
+ */
+INL void cbc_enc_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
+                    uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i k[15], x, m;
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = key128(rk, r);
+    x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]);
+    x = _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in));
+    for (size_t i = 0; i + 1 < nblocks; i++) {
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm_aesenc_si128(x, k[r]);
+        m = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * (i + 1))),
+                          k[0]);
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(k[nr], m));
+        _mm_storeu_si128((__m128i *)(out + 16 * i), _mm_xor_si128(x, m));
+    }
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, k[r]);
+    x = _mm_aesenclast_si128(x, k[nr]);
+    _mm_storeu_si128((__m128i *)(out + 16 * (nblocks - 1)), x);
+    _mm_storeu_si128((__m128i *)iv, x);
+}
+
+FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    if (nblocks == 0)
+        return;
+    if (nr == 10)
+        cbc_enc_nr(rk, 10, iv, out, in, nblocks);
+    else if (nr == 12)
+        cbc_enc_nr(rk, 12, iv, out, in, nblocks);
+    else
+        cbc_enc_nr(rk, 14, iv, out, in, nblocks);
+}
+
+/* ---------------------------------------------------------------------
+ * Key setup
+ * ------------------------------------------------------------------- */
+
+FN void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+{
+    (void)ak_expand(rk, 16, key, key_len);
+}
+
+FN void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+{
+    ak_invert(rk, 16, ak_expand(rk, 16, key, key_len));
+}
+
+static const struct aesir_engine engine = {
+    .name = "vaes-avx512",
+    .description = "VAES on zmm: 4 blocks per instruction, 32 in flight, "
+                   "masked tails",
+    .flags = ENGINE_CT | ENGINE_HW,
+    .batch = 4 * U,
+    .setkey_enc = setkey_enc,
+    .setkey_dec = setkey_dec,
+    .encrypt = encrypt,
+    .decrypt = decrypt,
+    .ctr = ctr_crypt,
+    .cbc_enc = cbc_enc,
+    .cbc_dec = cbc_dec,
+};
+
+const struct aesir_engine *aesir_engine_vaes_avx512(void)
+{
+    const uint32_t need = AESIR_CPU_AESNI | AESIR_CPU_VAES | AESIR_CPU_AVX512F |
+                          AESIR_CPU_AVX512BW | AESIR_CPU_AVX512VL;
+    return (aesir_cpu_features() & need) == need ? &engine : NULL;
+}
+
+#else /* not x86 */
+
+const struct aesir_engine *aesir_engine_vaes_avx512(void)
+{
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,553 @@
+/*
+ * ct_check.c -- the constant-time check. Run under valgrind memcheck, it
+ * marks keys and data secret (CT_SECRET: "undefined" to memcheck) and
+ * drives every path a secret takes through the library: key setup for
+ * every key size and direction, the raw block functions at block counts
+ * that hit every batch and tail, and every mode through the public API,
+ * one-shot and incremental with odd splits. Memcheck reports each branch
+ * and each memory address that depends on a secret; a constant-time
+ * engine must give zero reports. IVs and counters are public, as are
+ * lengths; outputs are declassified (CT_PUBLIC) before they are compared
+ * with the same operation done by `ref` on public copies of the inputs.
+ *
+ *   valgrind --error-exitcode=1 --track-origins=yes ct_check
+ *       every available engine flagged AESIR_ENGINE_CONSTANT_TIME;
+ *   valgrind ... ct_check --engine NAME
+ *       one engine, constant-time or not (ttable and ref must fail: that
+ *       shows the check can fail).
+ *
+ * Valgrind 3.19 cannot execute VAES (256/512-bit vaesenc) or AVX-512
+ * instructions, and its virtual CPU does not report them; under valgrind
+ * this program also masks them with AESIR_CPU_DISABLE=avx512f,vaes before
+ * the library's first CPU probe, so the engines that need them are listed
+ * as not checked rather than run. See docs/constant-time.md.
+ *
+ * The program counts valgrind's errors per section (VALGRIND_COUNT_ERRORS)
+ * and prints them, so a failure says where it happened; valgrind's own
+ * exit code (--error-exitcode) is what the ctest wrapper relies on.
+ */
+#define _POSIX_C_SOURCE 200112L /* setenv */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aesir.h"
+#include "check.h"
+#include "ct.h"
+
+#ifndef AESIR_CT_CHECK
+#error "ct_check is built with -DAESIR_CT_CHECK (see tests/CMakeLists.txt)"
+#endif
+
+/* Features valgrind cannot execute (see the comment at the top). */
+#define VALGRIND_MASK "avx512f,vaes"
+
+#define MAXLEN 1045       /* 65 blocks and 5 bytes */
+#define CAP (MAXLEN + 32) /* room for padding */
+
+/* ---------------------------------------------------------------------
+ * Sections: valgrind errors are counted per section and engine.
+ * ------------------------------------------------------------------- */
+
+enum section {
+    S_SETKEY,
+    S_ENC,
+    S_DEC,
+    S_ECB,
+    S_CBC_ENC,
+    S_CBC_DEC,
+    S_PKCS7,
+    S_CFB128,
+    S_CFB8,
+    S_CFB1,
+    S_OFB,
+    S_CTR32,
+    S_CTR64,
+    S_CTR128,
+    NSECT
+};
+
+static const char *const section_name[NSECT] = {
+    "key setup (128/192/256, enc/dec/both)",
+    "encrypt_blocks n=1..33",
+    "decrypt_blocks n=1..33",
+    "ECB (none/PKCS#7/zero)",
+    "CBC encrypt",
+    "CBC decrypt (none/zero)",
+    "ECB/CBC PKCS#7 decrypt + check",
+    "CFB128",
+    "CFB8",
+    "CFB1",
+    "OFB",
+    "CTR 32-bit counter",
+    "CTR 64-bit counter",
+    "CTR 128-bit counter",
+};
+
+static unsigned long sect_errors[NSECT];
+static unsigned long mark;
+
+static void begin(void)
+{
+    mark = VALGRIND_COUNT_ERRORS;
+}
+
+static void end(enum section s)
+{
+    sect_errors[s] += VALGRIND_COUNT_ERRORS - mark;
+}
+
+/* ---------------------------------------------------------------------
+ * Deterministic test data (splitmix64): the same bytes every run.
+ * ------------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x6165736972637421ull;
+
+static void fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        p[i] = (uint8_t)(z ^ (z >> 31));
+    }
+}
+
+/* dst = a copy of src that memcheck considers secret. */
+static void secret_copy(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    memcpy(dst, src, n);
+    CT_SECRET(dst, n);
+}
+
+/* ---------------------------------------------------------------------
+ * Raw block functions
+ * ------------------------------------------------------------------- */
+
+static const size_t block_counts[] = {1, 2, 3, 4, 7, 8, 9, 16, 17, 33};
+
+static void check_blocks(const aesir_aes *enc, const aesir_aes *dec,
+                         const aesir_aes *both, const aesir_aes *ref)
+{
+    static uint8_t pub[16 * 33], want[16 * 33], sec[16 * 33], out[16 * 33];
+
+    for (size_t k = 0; k < sizeof(block_counts) / sizeof(block_counts[0]);
+         k++) {
+        size_t n = block_counts[k], len = 16 * n;
+        fill(pub, len);
+        CHECK_EQ(aesir_aes_encrypt_blocks(ref, want, pub, n), AESIR_OK);
+
+        begin();
+        secret_copy(sec, pub, len);
+        CHECK_EQ(aesir_aes_encrypt_blocks(enc, out, sec, n), AESIR_OK);
+        CT_PUBLIC(out, len);
+        CHECK(memcmp(out, want, len) == 0);
+        /* In place, with the key prepared for both directions. */
+        secret_copy(out, pub, len);
+        CHECK_EQ(aesir_aes_encrypt_blocks(both, out, out, n), AESIR_OK);
+        CT_PUBLIC(out, len);
+        CHECK(memcmp(out, want, len) == 0);
+        end(S_ENC);
+
+        begin();
+        secret_copy(sec, want, len);
+        CHECK_EQ(aesir_aes_decrypt_blocks(dec, out, sec, n), AESIR_OK);
+        CT_PUBLIC(out, len);
+        CHECK(memcmp(out, pub, len) == 0);
+        secret_copy(out, want, len);
+        CHECK_EQ(aesir_aes_decrypt_blocks(both, out, out, n), AESIR_OK);
+        CT_PUBLIC(out, len);
+        CHECK(memcmp(out, pub, len) == 0);
+        end(S_DEC);
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Modes: each case runs one-shot and incrementally, on the engine under
+ * test with secret inputs and on `ref` with public ones; rc, length and
+ * output must agree.
+ * ------------------------------------------------------------------- */
+
+struct mode_case {
+    enum section sect;
+    aesir_mode mode;
+    unsigned dir;
+    unsigned option; /* padding, or CTR counter bits */
+    size_t max_len;  /* 0: PKCS#7 decryption, crafted inputs */
+};
+
+static const struct mode_case cases[] = {
+    {S_ECB, AESIR_MODE_ECB, AESIR_ENCRYPT, AESIR_PAD_NONE, MAXLEN},
+    {S_ECB, AESIR_MODE_ECB, AESIR_ENCRYPT, AESIR_PAD_PKCS7, 531},
+    {S_ECB, AESIR_MODE_ECB, AESIR_ENCRYPT, AESIR_PAD_ZERO, 531},
+    {S_ECB, AESIR_MODE_ECB, AESIR_DECRYPT, AESIR_PAD_NONE, MAXLEN},
+    {S_ECB, AESIR_MODE_ECB, AESIR_DECRYPT, AESIR_PAD_ZERO, 531},
+    {S_PKCS7, AESIR_MODE_ECB, AESIR_DECRYPT, AESIR_PAD_PKCS7, 0},
+    {S_CBC_ENC, AESIR_MODE_CBC, AESIR_ENCRYPT, AESIR_PAD_NONE, 531},
+    {S_CBC_ENC, AESIR_MODE_CBC, AESIR_ENCRYPT, AESIR_PAD_PKCS7, 531},
+    {S_CBC_ENC, AESIR_MODE_CBC, AESIR_ENCRYPT, AESIR_PAD_ZERO, 531},
+    {S_CBC_DEC, AESIR_MODE_CBC, AESIR_DECRYPT, AESIR_PAD_NONE, MAXLEN},
+    {S_CBC_DEC, AESIR_MODE_CBC, AESIR_DECRYPT, AESIR_PAD_ZERO, 531},
+    {S_PKCS7, AESIR_MODE_CBC, AESIR_DECRYPT, AESIR_PAD_PKCS7, 0},
+    {S_CFB128, AESIR_MODE_CFB128, AESIR_ENCRYPT, 0, 531},
+    {S_CFB128, AESIR_MODE_CFB128, AESIR_DECRYPT, 0, 531},
+    {S_CFB8, AESIR_MODE_CFB8, AESIR_ENCRYPT, 0, 65},
+    {S_CFB8, AESIR_MODE_CFB8, AESIR_DECRYPT, 0, 65},
+    {S_CFB1, AESIR_MODE_CFB1, AESIR_ENCRYPT, 0, 33},
+    {S_CFB1, AESIR_MODE_CFB1, AESIR_DECRYPT, 0, 33},
+    {S_OFB, AESIR_MODE_OFB, AESIR_ENCRYPT, 0, 531},
+    {S_CTR32, AESIR_MODE_CTR, AESIR_ENCRYPT, 32, MAXLEN},
+    {S_CTR64, AESIR_MODE_CTR, AESIR_ENCRYPT, 64, MAXLEN},
+    {S_CTR128, AESIR_MODE_CTR, AESIR_ENCRYPT, 128, MAXLEN},
+};
+
+/* Message lengths: empty, partial, exact and one-over at every block
+ * count that can end a batch (1, 2, 3, 4, 7, 8, 9, 16, 17, 32, 33, 64,
+ * 65 blocks), capped per case. */
+static const size_t lengths[] = {
+    0,   1,   15,  16,  17,  31,  32,   33,   47,   48,
+    63,  64,  65,  112, 127, 128, 129,  144,  255,  256,
+    257, 272, 512, 527, 528, 531, 1024, 1040, 1045,
+};
+
+/* One-shot through the mode's own function. CFB1 takes a bit count: use
+ * one that ends in a partial byte. */
+static int oneshot(const aesir_aes *k, const struct mode_case *mc,
+                   const uint8_t iv[16], uint8_t *out, size_t *out_len,
+                   const uint8_t *in, size_t len)
+{
+    const int enc = mc->dir == AESIR_ENCRYPT;
+    size_t nbits = len != 0 ? 8 * len - 3 : 0;
+
+    *out_len = len;
+    switch (mc->mode) {
+    case AESIR_MODE_ECB:
+        return enc ? aesir_ecb_encrypt(k, mc->option, out, CAP, out_len, in,
+                                       len)
+                   : aesir_ecb_decrypt(k, mc->option, out, CAP, out_len, in,
+                                       len);
+    case AESIR_MODE_CBC:
+        return enc ? aesir_cbc_encrypt(k, iv, mc->option, out, CAP, out_len, in,
+                                       len)
+                   : aesir_cbc_decrypt(k, iv, mc->option, out, CAP, out_len, in,
+                                       len);
+    case AESIR_MODE_CFB128:
+        return enc ? aesir_cfb128_encrypt(k, iv, out, in, len)
+                   : aesir_cfb128_decrypt(k, iv, out, in, len);
+    case AESIR_MODE_CFB8:
+        return enc ? aesir_cfb8_encrypt(k, iv, out, in, len)
+                   : aesir_cfb8_decrypt(k, iv, out, in, len);
+    case AESIR_MODE_CFB1:
+        return enc ? aesir_cfb1_encrypt(k, iv, out, in, nbits)
+                   : aesir_cfb1_decrypt(k, iv, out, in, nbits);
+    case AESIR_MODE_OFB:
+        return aesir_ofb_crypt(k, iv, out, in, len);
+    case AESIR_MODE_CTR:
+        return aesir_ctr_crypt(k, iv, mc->option, out, in, len);
+    }
+    return AESIR_E_ARGUMENT;
+}
+
+/* Incremental: updates of 1, 5, 16, 27, 64, 1, 5, ... bytes, then final. */
+static int incremental(const aesir_aes *k, const struct mode_case *mc,
+                       const uint8_t iv[16], uint8_t *out, size_t *out_len,
+                       const uint8_t *in, size_t len)
+{
+    static const size_t splits[] = {1, 5, 16, 27, 64};
+    aesir_cipher c;
+    size_t done = 0, total = 0, n;
+    int err = aesir_cipher_init(
+        &c, k, mc->mode, mc->dir, mc->mode == AESIR_MODE_ECB ? NULL : iv,
+        mc->mode == AESIR_MODE_ECB ? 0 : 16, mc->option);
+
+    for (unsigned i = 0; err == AESIR_OK && done < len; i++) {
+        size_t step = splits[i % 5] < len - done ? splits[i % 5] : len - done;
+        err = aesir_cipher_update(&c, out + total, CAP - total, &n, in + done,
+                                  step);
+        done += step;
+        total += n;
+    }
+    if (err == AESIR_OK) {
+        err = aesir_cipher_final(&c, out + total, CAP - total, &n);
+        total += n;
+    }
+    aesir_cipher_clear(&c);
+    *out_len = err == AESIR_OK ? total : 0;
+    return err;
+}
+
+typedef int (*path_fn)(const aesir_aes *, const struct mode_case *,
+                       const uint8_t[16], uint8_t *, size_t *, const uint8_t *,
+                       size_t);
+
+/* Runs one input through one path on both keys and compares. */
+static void run(const aesir_aes *key, const aesir_aes *ref,
+                const struct mode_case *mc, path_fn path, const uint8_t iv[16],
+                const uint8_t *in, size_t len)
+{
+    static uint8_t sec[CAP], out[CAP], want[CAP];
+    size_t out_len = 0, want_len = 0;
+    int rc, want_rc;
+
+    memset(want, 0, CAP);
+    want_rc = path(ref, mc, iv, want, &want_len, in, len);
+
+    begin();
+    memset(out, 0, CAP);
+    secret_copy(sec, in, len);
+    rc = path(key, mc, iv, out, &out_len, sec, len);
+    CT_PUBLIC(out, CAP);
+    /* rc and out_len are not declassified: if either depended on a
+     * secret, comparing them here would be reported. */
+    CHECK_EQ(rc, want_rc);
+    CHECK_EQ(out_len, want_len);
+    CHECK(memcmp(out, want, out_len) == 0);
+    end(mc->sect);
+}
+
+/* CTR counter blocks: a random nonce part, and low counter bits placed
+ * to cross byte, 32- and 64-bit carries, or to run out (the overflow
+ * check, on public values). */
+static void ctr_ivs(unsigned bits, uint8_t iv[2][16])
+{
+    fill(iv[0], 16);
+    memcpy(iv[1], iv[0], 16);
+    if (bits == 32) {
+        memcpy(iv[0] + 12, "\x00\xff\xff\xf0", 4);
+        memcpy(iv[1] + 12, "\xff\xff\xff\xe0", 4); /* 32 values left */
+    } else if (bits == 64) {
+        memcpy(iv[0] + 8, "\x00\x00\x00\x00\xff\xff\xff\xf0", 8);
+        memcpy(iv[1] + 8, "\xff\xff\xff\xff\xff\xff\xff\xe0", 8);
+    } else {
+        memcpy(iv[0] + 8, "\xff\xff\xff\xff\xff\xff\xff\xf0", 8);
+        memset(iv[1], 0xff, 15);
+        iv[1][15] = 0xe0;
+    }
+}
+
+/* PKCS#7 decryption inputs: plaintexts of k blocks whose last block ends
+ * in each kind of valid and invalid padding, encrypted without padding by
+ * `ref`, so the check of every case runs on the engine under test. */
+static void check_pkcs7(const aesir_aes *key, const aesir_aes *ref,
+                        const struct mode_case *mc, const uint8_t iv[16])
+{
+    static const size_t nblocks[] = {1, 2, 3, 17, 33};
+    static uint8_t pt[16 * 33], ct[16 * 33 + 16];
+    size_t n;
+
+    for (size_t b = 0; b < sizeof(nblocks) / sizeof(nblocks[0]); b++) {
+        size_t len = 16 * nblocks[b];
+        uint8_t *last = pt + len - 16;
+        for (unsigned v = 0; v < 7; v++) {
+            fill(pt, len);
+            switch (v) {
+            case 0: /* valid, pad 1 */
+                last[15] = 1;
+                break;
+            case 1: /* valid, a whole block of padding */
+                memset(last, 16, 16);
+                break;
+            case 2: /* valid, pad 5 */
+                memset(last + 11, 5, 5);
+                break;
+            case 3: /* invalid: pad byte 0 */
+                last[15] = 0;
+                break;
+            case 4: /* invalid: pad byte 17 */
+                last[15] = 17;
+                break;
+            case 5: /* invalid: pad 5 with its first byte wrong */
+                memset(last + 11, 5, 5);
+                last[11] = 4;
+                break;
+            default: /* random: almost surely invalid */
+                break;
+            }
+            CHECK_EQ(mc->mode == AESIR_MODE_ECB
+                         ? aesir_ecb_encrypt(ref, AESIR_PAD_NONE, ct,
+                                             sizeof(ct), &n, pt, len)
+                         : aesir_cbc_encrypt(ref, iv, AESIR_PAD_NONE, ct,
+                                             sizeof(ct), &n, pt, len),
+                     AESIR_OK);
+            run(key, ref, mc, oneshot, iv, ct, len);
+            run(key, ref, mc, incremental, iv, ct, len);
+        }
+    }
+}
+
+static void check_modes(const aesir_aes *both, const aesir_aes *enc,
+                        const aesir_aes *ref)
+{
+    static uint8_t in[MAXLEN];
+    uint8_t iv[2][16];
+
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        const struct mode_case *mc = &cases[c];
+        /* ECB and CBC use the two-direction key; the modes that only
+         * encrypt use a key prepared for encryption only. */
+        const aesir_aes *key =
+            mc->mode == AESIR_MODE_ECB || mc->mode == AESIR_MODE_CBC ? both
+                                                                     : enc;
+        unsigned niv = 1;
+
+        if (mc->mode == AESIR_MODE_CTR) {
+            ctr_ivs(mc->option, iv);
+            niv = 2;
+        } else {
+            fill(iv[0], 16);
+        }
+        if (mc->max_len == 0) {
+            check_pkcs7(key, ref, mc, iv[0]);
+            continue;
+        }
+        for (unsigned v = 0; v < niv; v++)
+            for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
+                if (lengths[l] > mc->max_len)
+                    continue;
+                fill(in, lengths[l]);
+                run(key, ref, mc, oneshot, iv[v], in, lengths[l]);
+                run(key, ref, mc, incremental, iv[v], in, lengths[l]);
+            }
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * One engine
+ * ------------------------------------------------------------------- */
+
+/* Returns the number of valgrind errors seen while checking it. */
+static unsigned long check_engine(const char *name, unsigned flags)
+{
+    static aesir_aes enc, dec, both, ref;
+    static const size_t key_lens[] = {16, 24, 32};
+    unsigned long total = 0;
+
+    printf("%s (%s):\n", name,
+           flags & AESIR_ENGINE_CONSTANT_TIME ? "flagged constant-time"
+                                              : "NOT flagged constant-time");
+    memset(sect_errors, 0, sizeof(sect_errors));
+    for (size_t k = 0; k < 3; k++) {
+        uint8_t key_pub[32], key_sec[32];
+        size_t kl = key_lens[k];
+
+        fill(key_pub, kl);
+        CHECK_EQ(aesir_aes_init_ex(&ref, key_pub, kl, "ref",
+                                   AESIR_ENCRYPT | AESIR_DECRYPT),
+                 AESIR_OK);
+        begin();
+        secret_copy(key_sec, key_pub, kl);
+        CHECK_EQ(aesir_aes_init_ex(&enc, key_sec, kl, name, AESIR_ENCRYPT),
+                 AESIR_OK);
+        CHECK_EQ(aesir_aes_init_ex(&dec, key_sec, kl, name, AESIR_DECRYPT),
+                 AESIR_OK);
+        CHECK_EQ(aesir_aes_init_ex(&both, key_sec, kl, name,
+                                   AESIR_ENCRYPT | AESIR_DECRYPT),
+                 AESIR_OK);
+        end(S_SETKEY);
+
+        check_blocks(&enc, &dec, &both, &ref);
+        check_modes(&both, &enc, &ref);
+
+        aesir_aes_clear(&enc);
+        aesir_aes_clear(&dec);
+        aesir_aes_clear(&both);
+        aesir_aes_clear(&ref);
+    }
+    for (int s = 0; s < NSECT; s++) {
+        printf("  %-40s %8lu valgrind errors\n", section_name[s],
+               sect_errors[s]);
+        total += sect_errors[s];
+    }
+    printf("  => %s: %lu valgrind errors: %s\n", name, total,
+           total == 0 ? "no secret-dependent branch or index seen"
+                      : "SECRET-DEPENDENT BRANCHES OR INDICES");
+    return total;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: valgrind --error-exitcode=1 --track-origins=yes "
+            "ct_check [--engine NAME]\n"
+            "  without --engine: every available constant-time engine\n"
+            "  --no-valgrind: run without valgrind (checks nothing about "
+            "timing; for debugging)\n");
+}
+
+/* Adds VALGRIND_MASK to AESIR_CPU_DISABLE before the library probes. */
+static void mask_for_valgrind(void)
+{
+    static char buf[512];
+    const char *old = getenv("AESIR_CPU_DISABLE");
+
+    snprintf(buf, sizeof(buf), "%s%s%s", old != NULL ? old : "",
+             old != NULL && *old != '\0' ? "," : "", VALGRIND_MASK);
+    setenv("AESIR_CPU_DISABLE", buf, 1);
+}
+
+int main(int argc, char **argv)
+{
+    const char *only = NULL;
+    int no_valgrind = 0, on_valgrind = RUNNING_ON_VALGRIND != 0;
+    size_t n, checked = 0, ct_engines = 0;
+    unsigned long errors = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else if (strcmp(argv[i], "--no-valgrind") == 0) {
+            no_valgrind = 1;
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (on_valgrind) {
+        mask_for_valgrind();
+    } else if (!no_valgrind) {
+        fprintf(stderr, "ct_check: not running under valgrind, so it "
+                        "would check nothing.\n");
+        usage();
+        return 2;
+    }
+    if (only != NULL && aesir_engine_find(only) < 0) {
+        fprintf(stderr, "ct_check: no engine called %s in this build\n", only);
+        return 2;
+    }
+    printf("ct_check: %s; CPU features disabled: %s\n",
+           on_valgrind ? "under valgrind" : "NOT under valgrind",
+           getenv("AESIR_CPU_DISABLE") != NULL ? getenv("AESIR_CPU_DISABLE")
+                                               : "none");
+
+    n = aesir_engine_count();
+    for (size_t i = 0; i < n; i++) {
+        const char *name = aesir_engine_name(i);
+        unsigned flags = aesir_engine_flags(i);
+
+        if (only != NULL ? strcmp(name, only) != 0
+                         : !(flags & AESIR_ENGINE_CONSTANT_TIME))
+            continue;
+        ct_engines++;
+        if (!(flags & AESIR_ENGINE_AVAILABLE)) {
+            printf("%s: NOT CHECKED: not available here%s\n", name,
+                   on_valgrind ? " (under valgrind, which cannot execute "
+                                 "them, " VALGRIND_MASK " are masked)"
+                               : "");
+            if (only != NULL)
+                return 2;
+            continue;
+        }
+        errors += check_engine(name, flags);
+        checked++;
+    }
+    if (ct_engines == 0)
+        printf("ct_check: no constant-time engine in this build: nothing "
+               "to check\n");
+    else if (checked == 0)
+        printf("ct_check: no constant-time engine available here: "
+               "nothing checked\n");
+    printf("ct_check: %zu engine(s) checked, %lu valgrind errors\n", checked,
+           errors);
+    return check_summary();
+}
