@@ -131,6 +131,11 @@ const struct aesir_engine *aesir_engine_at(size_t i);
 const struct aesir_engine *aesir_engine_by_name(const char *name,
                                                 int *err);
 
+/* The AES S-box and its inverse (src/core/sbox.c), for the byte-wise,
+ * not constant-time engines. */
+extern const uint8_t aesir_sbox[256];
+extern const uint8_t aesir_inv_sbox[256];
+
 /* Helpers (src/core/util.c). */
 void aesir_wipe(void *p, size_t n);
 /* 0 when equal, -1 otherwise, in time depending only on n. */
