@@ -24,6 +24,11 @@
 #define AESIR_X86 1
 #endif
 
+#if defined(__linux__) && (defined(__aarch64__) || defined(__powerpc__))
+#include <sys/auxv.h>
+#define AESIR_AUXV 1
+#endif
+
 static const struct {
     const char *name;
     uint32_t bit;
@@ -68,8 +73,8 @@ static uint32_t probe_x86(void)
         f |= AESIR_CPU_PCLMUL;
     if (c & (1u << 27)) { /* OSXSAVE: XGETBV is usable */
         uint64_t xcr0 = xgetbv0();
-        ymm = (xcr0 & 0x6) == 0x6;    /* XMM and YMM state */
-        zmm = (xcr0 & 0xe6) == 0xe6;  /* and opmask, ZMM_Hi256, Hi16_ZMM */
+        ymm = (xcr0 & 0x6) == 0x6;   /* XMM and YMM state */
+        zmm = (xcr0 & 0xe6) == 0xe6; /* and opmask, ZMM_Hi256, Hi16_ZMM */
     }
     if (ymm && (c & (1u << 28)))
         f |= AESIR_CPU_AVX;
@@ -93,12 +98,39 @@ static uint32_t probe_x86(void)
 }
 #endif
 
+#ifdef AESIR_AUXV
+/* Bits of the Linux ABI (asm/hwcap.h, asm/cputable.h), spelled out so
+ * that the probe does not depend on which kernel headers are installed. */
+static uint32_t probe_auxv(void)
+{
+    unsigned long hw = getauxval(AT_HWCAP);
+    uint32_t f = 0;
+#if defined(__aarch64__)
+    f |= AESIR_CPU_NEON; /* ASIMD is part of the aarch64 base ISA */
+    if (hw & (1ul << 3)) /* HWCAP_AES */
+        f |= AESIR_CPU_ARMV8_AES;
+    if (hw & (1ul << 4)) /* HWCAP_PMULL */
+        f |= AESIR_CPU_PMULL;
+#else
+    unsigned long hw2 = getauxval(AT_HWCAP2);
+    if (hw & 0x10000000ul) /* PPC_FEATURE_HAS_ALTIVEC */
+        f |= AESIR_CPU_ALTIVEC;
+    if ((hw & 0x10000000ul) && (hw2 & 0x02000000ul)) /* VEC_CRYPTO */
+        f |= AESIR_CPU_POWER8;
+#endif
+    return f;
+}
+#endif
+
 static uint32_t probe(void)
 {
     uint32_t f = 0;
 #ifdef AESIR_X86
     f = probe_x86();
 #endif
+#ifdef AESIR_AUXV
+    f |= probe_auxv();
+#else
 #if defined(__ARM_NEON) || defined(__aarch64__)
     f |= AESIR_CPU_NEON;
 #endif
@@ -110,6 +142,7 @@ static uint32_t probe(void)
 #endif
 #if defined(__POWER8_VECTOR__) && defined(__CRYPTO__)
     f |= AESIR_CPU_POWER8;
+#endif
 #endif
 #if defined(__wasm_simd128__)
     f |= AESIR_CPU_SIMD128;

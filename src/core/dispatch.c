@@ -38,6 +38,11 @@ static const struct entry registry[] = {
     {"aesni", ENGINE_CT | ENGINE_HW, aesir_engine_aesni},
     {"vaes-avx2", ENGINE_CT | ENGINE_HW, aesir_engine_vaes_avx2},
     {"vaes-avx512", ENGINE_CT | ENGINE_HW, aesir_engine_vaes_avx512},
+    {"vperm-neon", ENGINE_CT, aesir_engine_vperm_neon},
+    {"vperm-altivec", ENGINE_CT, aesir_engine_vperm_altivec},
+    {"vperm-wasm", ENGINE_CT, aesir_engine_vperm_wasm},
+    {"armv8-ce", ENGINE_CT | ENGINE_HW, aesir_engine_armv8_ce},
+    {"pwr8", ENGINE_CT | ENGINE_HW, aesir_engine_pwr8},
 };
 
 #define NENGINES (sizeof(registry) / sizeof(registry[0]))
@@ -48,8 +53,9 @@ static const struct entry registry[] = {
  * long messages (zmm: 1 vaesenc/cycle, ymm: 2/cycle) and avx512 wins on
  * short ones through masked tails. */
 static const char *const preference[] = {
-    "vaes-avx512", "vaes-avx2", "aesni", "vperm-ssse3", "ct64",
-    "ttable",      "ref",       "ref-otf"};
+    "vaes-avx512", "vaes-avx2",  "aesni",         "armv8-ce",   "pwr8",
+    "vperm-ssse3", "vperm-neon", "vperm-altivec", "vperm-wasm", "ct64",
+    "ttable",      "ref",        "ref-otf"};
 
 const struct aesir_engine *aesir_engine_at(size_t i)
 {

@@ -75,6 +75,11 @@ const struct aesir_engine *aesir_engine_vperm_ssse3(void);
 const struct aesir_engine *aesir_engine_aesni(void);
 const struct aesir_engine *aesir_engine_vaes_avx2(void);
 const struct aesir_engine *aesir_engine_vaes_avx512(void);
+const struct aesir_engine *aesir_engine_vperm_neon(void);
+const struct aesir_engine *aesir_engine_vperm_altivec(void);
+const struct aesir_engine *aesir_engine_vperm_wasm(void);
+const struct aesir_engine *aesir_engine_armv8_ce(void);
+const struct aesir_engine *aesir_engine_pwr8(void);
 
 /*
  * The layout behind aesir_aes. magic marks an initialised context, so a
