@@ -30,18 +30,41 @@ enum bench_op {
     OP_CFB128_DEC,
     OP_OFB,
     OP_CTR,
+    /* Multi-buffer CBC encryption: 1, 4, 8 or 16 independent messages in
+     * flight per run() (see below). */
+    OP_MB_CBC_ENC_1,
+    OP_MB_CBC_ENC_4,
+    OP_MB_CBC_ENC_8,
+    OP_MB_CBC_ENC_16,
     OP_COUNT
 };
 
 /* Short names used on the command line and in CSV/JSON: "ecb-enc",
  * "ecb-dec", "cbc-enc", "cbc-dec", "cfb128-enc", "cfb128-dec", "ofb",
- * "ctr". */
+ * "ctr", "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16". */
 const char *bench_op_name(enum bench_op op);
 /* -1 when unknown. */
 int bench_op_parse(const char *name);
 
 /*
- * One message = one call of run(): the IV (or initial counter block,
+ * Messages per run(): N for the multi-buffer ops, 1 for the others. A
+ * multi-buffer run() gets N messages of len bytes each, back to back in
+ * in and out (message j at offset j * len), and returns when all N are
+ * encrypted; message j has its own key and IV, bench_mb_key() and
+ * bench_mb_iv() of the row's key and IV, as N packets of N different
+ * connections. Its figures count all N x len bytes.
+ */
+unsigned bench_op_messages(enum bench_op op);
+/* Non-zero for the multi-buffer ops. */
+int bench_op_is_mb(enum bench_op op);
+/* Key (key_bits / 8 bytes) and IV of message j of a multi-buffer run. */
+void bench_mb_key(const uint8_t *key, unsigned key_bits, unsigned j,
+                  uint8_t *out);
+void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16]);
+
+/*
+ * One message = one call of run() (N messages for the multi-buffer ops,
+ * see bench_op_messages()): the IV (or initial counter block,
  * 128-bit big-endian counter) given at setup is used afresh for every
  * message, as for a new packet, so per-message costs (IV load, counter
  * setup, call overhead) are part of the measurement. No padding: lengths

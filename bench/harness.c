@@ -58,8 +58,9 @@
  * ---------------------------------------------------------------- */
 
 static const char *const op_names[] = {
-    "ecb-enc",    "ecb-dec",    "cbc-enc", "cbc-dec",
-    "cfb128-enc", "cfb128-dec", "ofb",     "ctr",
+    "ecb-enc",      "ecb-dec",      "cbc-enc",      "cbc-dec",
+    "cfb128-enc",   "cfb128-dec",   "ofb",          "ctr",
+    "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
 };
 _Static_assert(sizeof(op_names) / sizeof(op_names[0]) == OP_COUNT,
                "every operation of bench.h needs a name here");
@@ -75,6 +76,40 @@ int bench_op_parse(const char *name)
         if (strcmp(name, op_names[op]) == 0)
             return op;
     return -1;
+}
+
+int bench_op_is_mb(enum bench_op op)
+{
+    return op >= OP_MB_CBC_ENC_1 && op <= OP_MB_CBC_ENC_16;
+}
+
+unsigned bench_op_messages(enum bench_op op)
+{
+    switch (op) {
+    case OP_MB_CBC_ENC_4:
+        return 4;
+    case OP_MB_CBC_ENC_8:
+        return 8;
+    case OP_MB_CBC_ENC_16:
+        return 16;
+    default:
+        return 1;
+    }
+}
+
+/* Message j's key: the row's key with j XORed into its last byte, so the
+ * N messages of a run have N different keys (and key schedules). */
+void bench_mb_key(const uint8_t *key, unsigned key_bits, unsigned j,
+                  uint8_t *out)
+{
+    memcpy(out, key, key_bits / 8);
+    out[key_bits / 8 - 1] ^= (uint8_t)j;
+}
+
+void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16])
+{
+    memcpy(out, iv, 16);
+    out[15] ^= (uint8_t)j;
 }
 
 /* Stream modes take any length; ECB and CBC whole blocks. */
@@ -136,9 +171,12 @@ const struct bench_impl *bench_impl_at(size_t i)
  * Configuration
  * ---------------------------------------------------------------- */
 
+#define OPS_MB                                                                 \
+    ((1u << OP_MB_CBC_ENC_1) | (1u << OP_MB_CBC_ENC_4) |                       \
+     (1u << OP_MB_CBC_ENC_8) | (1u << OP_MB_CBC_ENC_16))
 #define OPS_MAIN                                                               \
     ((1u << OP_CTR) | (1u << OP_CBC_ENC) | (1u << OP_CBC_DEC) |                \
-     (1u << OP_ECB_ENC))
+     (1u << OP_ECB_ENC) | OPS_MB)
 #define OPS_ALL ((1u << OP_COUNT) - 1)
 
 void bench_config_default(struct bench_config *cfg)
@@ -154,6 +192,7 @@ void bench_config_default(struct bench_config *cfg)
     cfg->passes = 2;
     cfg->round_ms = 2.0;
     cfg->slack = 1.3;
+    cfg->mb_size = 4096;
     cfg->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15u;
 }
 
@@ -703,6 +742,18 @@ static size_t cell_count(const struct bench_run *r)
     return r->nimpls * OP_COUNT * BENCH_NKEYS * r->cfg.nsizes;
 }
 
+size_t bench_op_nsizes(const struct bench_run *r, enum bench_op op)
+{
+    return bench_op_is_mb(op) ? 1 : r->cfg.nsizes;
+}
+
+size_t bench_op_size(const struct bench_run *r, enum bench_op op, size_t si)
+{
+    if (si >= bench_op_nsizes(r, op))
+        return 0;
+    return bench_op_is_mb(op) ? r->cfg.mb_size : r->cfg.sizes[si];
+}
+
 struct bench_cell *bench_cell_at(const struct bench_run *r, size_t i,
                                  enum bench_op op, unsigned key_index,
                                  size_t size_index)
@@ -758,9 +809,14 @@ int bench_init(struct bench_run *r, const struct bench_config *cfg, FILE *log)
     if (r->cfg.slack < 1.05)
         r->cfg.slack = 1.05;
     r->rng = cfg->seed;
+    if (r->cfg.mb_size == 0 || r->cfg.mb_size % 16 != 0)
+        r->cfg.mb_size = 4096;
     for (size_t i = 0; i < cfg->nsizes; i++)
         if (cfg->sizes[i] > max)
             max = cfg->sizes[i];
+    /* 16 multi-buffer messages side by side */
+    if ((cfg->ops & OPS_MB) && 16 * r->cfg.mb_size > max)
+        max = 16 * r->cfg.mb_size;
     r->buf_len = max;
     /* 64-byte aligned, + one cache line for --misalign. */
     r->in = aligned_alloc(64, max + 64);
@@ -821,6 +877,18 @@ static int ref_compute(enum bench_op op, const uint8_t *key, unsigned bits,
     size_t n;
     int err;
 
+    if (bench_op_is_mb(op)) {
+        /* N messages, each aesir_cbc_encrypt with its own key and IV */
+        uint8_t kj[32], ivj[16];
+        for (unsigned j = 0; j < bench_op_messages(op); j++) {
+            bench_mb_key(key, bits, j, kj);
+            bench_mb_iv(iv, j, ivj);
+            if (ref_compute(OP_CBC_ENC, kj, bits, ivj, out + j * len,
+                            in + j * len, len) != 0)
+                return -1;
+        }
+        return 0;
+    }
     err = aesir_aes_init_ex(&k, key, bits / 8, "ref",
                             AESIR_ENCRYPT | AESIR_DECRYPT);
     if (err != AESIR_OK)
@@ -865,6 +933,14 @@ static size_t verify_lengths(const struct bench_run *r, enum bench_op op,
     static const size_t base[] = {16, 80, 576, 4096};
     size_t n = 0;
 
+    if (bench_op_is_mb(op)) { /* up to the row's size: the buffers hold
+                                 16 messages of that */
+        for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+            if (base[i] < r->cfg.mb_size)
+                lens[n++] = base[i];
+        lens[n++] = r->cfg.mb_size;
+        return n;
+    }
     for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
         lens[n++] = base[i];
     for (size_t i = 0; i < r->cfg.nsizes; i++)
@@ -914,8 +990,8 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
     }
     for (size_t j = 0; j < nlens; j++)
         for (int again = 0; again < 2; again++) {
-            size_t at = 0;
-            memset(out, 0xa5, lens[j]);
+            size_t at = 0, bytes = lens[j] * bench_op_messages(op);
+            memset(out, 0xa5, bytes);
             if (im->run(ctx, out, in, lens[j]) != 0) {
                 snprintf(what, sizeof(what), "AES-%u, %zu bytes: run() failed",
                          bits, lens[j]);
@@ -923,15 +999,16 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
                 im->release(ctx);
                 return -1;
             }
-            if (memcmp(out, ref[j], lens[j]) == 0)
+            if (memcmp(out, ref[j], bytes) == 0)
                 continue;
             while (out[at] == ref[j][at])
                 at++;
             snprintf(what, sizeof(what),
                      "AES-%u, %zu-byte message%s: output differs from aesir "
-                     "ref at byte %zu",
+                     "ref at byte %zu%s",
                      bits, lens[j],
-                     again ? " (second message on the same context)" : "", at);
+                     again ? " (second message on the same context)" : "", at,
+                     bench_op_messages(op) > 1 ? " (of all messages)" : "");
             fail_op(r, i, op, log, what);
             im->release(ctx);
             return -1;
@@ -959,7 +1036,7 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     rng_fill(&r->rng, iv, sizeof(iv));
     rng_fill(&r->rng, buf_in(r), r->buf_len);
     for (size_t j = 0; j < nlens; j++) {
-        ref[j] = malloc(lens[j]);
+        ref[j] = malloc(lens[j] * bench_op_messages(op));
         if (ref[j] == NULL ||
             ref_compute(op, key, bits, iv, ref[j], buf_in(r), lens[j]) != 0) {
             bench_note(r, "no reference for %s AES-%u: not timed",
@@ -1187,11 +1264,12 @@ static int open_slot(struct bench_run *r, struct slot *sl, size_t i,
                      const uint8_t *key, const uint8_t *iv)
 {
     const struct bench_impl *im = r->impls[i].impl;
-    size_t len = r->cfg.sizes[si];
+    size_t len = bench_op_size(r, op, si);
 
     memset(sl, 0, sizeof(*sl));
     sl->impl = i;
     sl->cell = bench_cell_at(r, i, op, k, si);
+    sl->cell->msgs = bench_op_messages(op);
     sl->w.impl = im;
     sl->w.out = buf_out(r);
     sl->w.in = buf_in(r);
@@ -1204,7 +1282,8 @@ static int open_slot(struct bench_run *r, struct slot *sl, size_t i,
         return -1;
     }
     if (sl->cell->iters == 0)
-        sl->cell->iters = calibrate(&sl->w, round_target(r, len));
+        sl->cell->iters =
+            calibrate(&sl->w, round_target(r, len * sl->cell->msgs));
     sl->iters = sl->cell->iters;
     if (sl->iters == 0) {
         bench_note(r, "%s %s AES-%u %zu B: run() failed while timing", im->name,
@@ -1268,7 +1347,7 @@ static void measure_row(struct bench_run *r, enum bench_op op, unsigned k,
 
     if (sl == NULL)
         return;
-    if (!op_is_stream(op) && r->cfg.sizes[si] % 16 != 0) {
+    if (!op_is_stream(op) && bench_op_size(r, op, si) % 16 != 0) {
         free(sl); /* ECB and CBC take whole blocks only */
         return;
     }
@@ -1298,7 +1377,7 @@ int bench_measure(struct bench_run *r)
     for (int op = 0; op < OP_COUNT; op++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
             if ((r->cfg.ops >> op & 1) && (r->cfg.keys >> k & 1))
-                total += r->cfg.nsizes;
+                total += bench_op_nsizes(r, (enum bench_op)op);
     sample_clock(&r->clock);
     for (unsigned pass = 0; pass < r->cfg.passes; pass++) {
         done = 0;
@@ -1306,9 +1385,11 @@ int bench_measure(struct bench_run *r)
             for (unsigned k = 0; k < BENCH_NKEYS; k++) {
                 if (!(r->cfg.ops >> op & 1) || !(r->cfg.keys >> k & 1))
                     continue;
-                for (size_t si = 0; si < r->cfg.nsizes; si++, done++) {
+                for (size_t si = 0; si < bench_op_nsizes(r, (enum bench_op)op);
+                     si++, done++) {
                     progress(r, pass, done, total, (enum bench_op)op,
-                             bench_key_bits(k), r->cfg.sizes[si]);
+                             bench_key_bits(k),
+                             bench_op_size(r, (enum bench_op)op, si));
                     measure_row(r, (enum bench_op)op, k, si);
                 }
             }
@@ -1409,19 +1490,25 @@ double bench_cell_ns(const struct bench_run *r, const struct bench_cell *c)
     return c->ticks / r->clock.tick_hz * 1e9;
 }
 
+/* Bytes of one run() of the cell. */
+static double cell_bytes(const struct bench_cell *c, size_t size)
+{
+    return (double)size * (c->msgs > 1 ? c->msgs : 1);
+}
+
 double bench_cell_gbps(const struct bench_run *r, const struct bench_cell *c,
                        size_t size)
 {
-    return (double)size / bench_cell_ns(r, c);
+    return cell_bytes(c, size) / bench_cell_ns(r, c);
 }
 
 double bench_cell_cpb_tsc(const struct bench_run *r, const struct bench_cell *c,
                           size_t size)
 {
-    return r->clock.has_tsc ? c->ticks / (double)size : -1;
+    return r->clock.has_tsc ? c->ticks / cell_bytes(c, size) : -1;
 }
 
 double bench_cell_cpb_core(const struct bench_cell *c, size_t size)
 {
-    return c->core > 0 ? c->core / (double)size : -1;
+    return c->core > 0 ? c->core / cell_bytes(c, size) : -1;
 }

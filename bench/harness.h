@@ -83,10 +83,13 @@ struct bench_config {
     int misalign;    /* buffers at +1 from 64 bytes */
     int verbose;     /* progress on stderr */
     uint64_t seed;   /* keys, IVs, messages */
+    size_t mb_size;  /* message size of the multi-buffer ops (their rows
+                        have this one size instead of sizes[]) */
 };
 
 /* bench_config_default -- `make speed`'s subset: ctr, cbc-enc, cbc-dec,
- * ecb-enc; AES-128 and AES-256; 64, 576 and 16384 bytes; 9 rounds of at
+ * ecb-enc and the multi-buffer CBC encryption (1, 4, 8, 16 messages of
+ * 4 KiB); AES-128 and AES-256; 64, 576 and 16384 bytes; 9 rounds of at
  * least 2 ms (4 ms below 1 KiB), 2 passes. */
 void bench_config_default(struct bench_config *cfg);
 /* bench_config_full -- the whole grid: every op, key size and size; 3
@@ -97,7 +100,8 @@ void bench_config_full(struct bench_config *cfg);
  * Parsers for comma-separated lists; each returns 0, or -1 with a message
  * on stderr.
  *   ops:   op names ("cbc-dec"), mode names meaning all of their ops
- *          ("cbc" = cbc-enc,cbc-dec), "main" (the default set), "all".
+ *          ("cbc" = cbc-enc,cbc-dec; "mb" = the four multi-buffer ops),
+ *          "main" (the default set), "all".
  *   keys:  128,192,256 (or "all").
  *   sizes: bytes, with an optional k/K (x1024) or m/M (x1048576) suffix,
  *          or "all"; sorted and deduplicated.
@@ -132,7 +136,8 @@ struct bench_cell {
     unsigned passes; /* passes that measured this cell */
     int noisy;       /* fewer than half the rounds were clean: the median
                         is of every round (machine busy) */
-    uint64_t iters;  /* messages per round */
+    uint64_t iters;  /* run() calls per round */
+    unsigned msgs;   /* messages per run() (bench_op_messages) */
 };
 
 /* Key setups per second for one impl, key size and direction. */
@@ -207,6 +212,11 @@ void bench_measure_keysetup(struct bench_run *r);
 int bench_runnable(const struct bench_run *r, size_t i, enum bench_op op,
                    unsigned key_index);
 
+/* bench_op_nsizes / bench_op_size -- the message sizes of op's rows:
+ * cfg.sizes, or cfg.mb_size alone for the multi-buffer ops. */
+size_t bench_op_nsizes(const struct bench_run *r, enum bench_op op);
+size_t bench_op_size(const struct bench_run *r, enum bench_op op, size_t si);
+
 /* bench_cell_at -- the cell of impl i, op, key index and size index. */
 struct bench_cell *bench_cell_at(const struct bench_run *r, size_t i,
                                  enum bench_op op, unsigned key_index,
@@ -219,9 +229,9 @@ void bench_note(struct bench_run *r, const char *fmt, ...)
 #endif
     ;
 
-/* Figures of a cell (size in bytes): GB/s (1e9 B/s), cycles per byte
- * (TSC; < 0 without a TSC), core cycles per byte (< 0 when unknown), ns
- * per message. */
+/* Figures of a cell (size: bytes per message): GB/s (1e9 B/s), cycles per
+ * byte (TSC; < 0 without a TSC), core cycles per byte (< 0 when unknown),
+ * ns per run() call. The bytes of a run() are size x the cell's msgs. */
 double bench_cell_gbps(const struct bench_run *r, const struct bench_cell *c,
                        size_t size);
 double bench_cell_cpb_tsc(const struct bench_run *r, const struct bench_cell *c,

@@ -10,10 +10,19 @@
  * aesir_ofb_crypt, aesir_ctr_crypt with a 128-bit counter), so argument
  * checks and the mode layer are part of the figure.
  *
+ * Multi-buffer CBC encryption (the mb-cbc-enc-N ops): one call of
+ * aesir_cbc_encrypt_many() on N jobs, each with its own key context (all
+ * on the row's engine) and IV, set up once; run() fills the job array
+ * (pointers, length, IV) as a caller would per burst. The hardware
+ * engines claim these ops (aesni, vaes-avx2 and vaes-avx512 interleave
+ * the messages; another engine would run them one after another), and
+ * one more impl, "aesir/default", runs them with the default engine,
+ * the one a program gets without asking.
+ *
  * bench.h gives setup() no per-impl argument, so each engine gets its own
- * slot: SLOT(i) generates a probe, setup and keysetup for engine index i
- * that pass i on to the shared code. There are AESIR_BENCH_SLOTS slots;
- * engines beyond them are reported and left out.
+ * slot: SLOT(i) generates a probe, supports, setup and keysetup for engine
+ * index i that pass i on to the shared code. There are AESIR_BENCH_SLOTS
+ * slots; engines beyond them are reported and left out.
  */
 #include "bench.h"
 
@@ -25,10 +34,18 @@
 
 #define AESIR_BENCH_SLOTS 16
 
+/* The most messages of a multi-buffer op. */
+#define AESIR_BENCH_MB 16
+
 struct aesir_bench_ctx {
     aesir_aes key; /* 64-byte aligned: the context is from aligned_alloc */
     uint8_t iv[16];
     enum bench_op op;
+    /* multi-buffer ops: message j's key (key is message 0's) and IV */
+    unsigned nmsg;
+    aesir_aes *mkey[AESIR_BENCH_MB];
+    uint8_t miv[AESIR_BENCH_MB][16];
+    aesir_cbc_job jobs[AESIR_BENCH_MB];
 };
 
 /* "aesir/<engine>", filled in at registration. */
@@ -38,6 +55,8 @@ static int aesir_bench_supports(enum bench_op op, unsigned key_bits)
 {
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
+    if (bench_op_is_mb(op))
+        return 0; /* per engine: supports_engine() */
     switch (op) {
     case OP_ECB_ENC:
     case OP_ECB_DEC:
@@ -60,6 +79,16 @@ static unsigned dirs_for(enum bench_op op)
     return op == OP_ECB_DEC || op == OP_CBC_DEC ? AESIR_DECRYPT : AESIR_ENCRYPT;
 }
 
+/* The single-message ops for every engine; the multi-buffer ones for the
+ * hardware engines. */
+static int supports_engine(size_t i, enum bench_op op, unsigned key_bits)
+{
+    if (bench_op_is_mb(op))
+        return (key_bits == 128 || key_bits == 192 || key_bits == 256) &&
+               (aesir_engine_flags(i) & AESIR_ENGINE_HARDWARE);
+    return aesir_bench_supports(op, key_bits);
+}
+
 static int probe_engine(size_t i)
 {
     const char *name = aesir_engine_name(i);
@@ -76,22 +105,65 @@ static int probe_engine(size_t i)
     return 1;
 }
 
-static void *setup_engine(size_t i, enum bench_op op, const uint8_t *key,
-                          unsigned key_bits, const uint8_t iv[16])
+static void aesir_bench_release(void *ctx);
+
+/* setup_mb -- message j's key context (1..nmsg-1; 0 is c->key) and IV. */
+static int setup_mb(struct aesir_bench_ctx *c, const char *engine,
+                    const uint8_t *key, unsigned key_bits, const uint8_t iv[16])
+{
+    uint8_t kj[32];
+    int err = AESIR_OK;
+
+    c->nmsg = bench_op_messages(c->op);
+    c->mkey[0] = &c->key;
+    for (unsigned j = 0; j < c->nmsg && err == AESIR_OK; j++) {
+        bench_mb_iv(iv, j, c->miv[j]);
+        if (j == 0)
+            continue;
+        c->mkey[j] = aligned_alloc(64, sizeof(aesir_aes));
+        if (c->mkey[j] == NULL)
+            return -1;
+        bench_mb_key(key, key_bits, j, kj);
+        err = aesir_aes_init_ex(c->mkey[j], kj, key_bits / 8, engine,
+                                AESIR_ENCRYPT);
+    }
+    return err == AESIR_OK ? 0 : -1;
+}
+
+/* setup_named -- setup() for the engine called engine (NULL: default). */
+static void *setup_named(const char *engine, enum bench_op op,
+                         const uint8_t *key, unsigned key_bits,
+                         const uint8_t iv[16])
 {
     size_t size = (sizeof(struct aesir_bench_ctx) + 63) & ~(size_t)63;
     struct aesir_bench_ctx *c = aligned_alloc(64, size);
+    uint8_t k0[32];
 
     if (c == NULL)
         return NULL;
-    if (aesir_aes_init_ex(&c->key, key, key_bits / 8, aesir_engine_name(i),
-                          dirs_for(op)) != AESIR_OK) {
+    memset(c, 0, sizeof(*c));
+    c->op = op;
+    if (bench_op_is_mb(op)) {
+        bench_mb_key(key, key_bits, 0, k0);
+        key = k0;
+    }
+    if (aesir_aes_init_ex(&c->key, key, key_bits / 8, engine, dirs_for(op)) !=
+        AESIR_OK) {
         free(c);
         return NULL;
     }
     memcpy(c->iv, iv, 16);
-    c->op = op;
+    if (bench_op_is_mb(op) && setup_mb(c, engine, key, key_bits, iv) != 0) {
+        aesir_bench_release(c);
+        return NULL;
+    }
     return c;
+}
+
+static void *setup_engine(size_t i, enum bench_op op, const uint8_t *key,
+                          unsigned key_bits, const uint8_t iv[16])
+{
+    return setup_named(aesir_engine_name(i), op, key, key_bits, iv);
 }
 
 /* Scratch key context for the key-setups-per-second figure. */
@@ -106,12 +178,29 @@ static int keysetup_engine(size_t i, enum bench_op op, const uint8_t *key,
                : -1;
 }
 
+/* run_mb -- one burst: the job array filled, one call. */
+static int run_mb(struct aesir_bench_ctx *c, uint8_t *out, const uint8_t *in,
+                  size_t len)
+{
+    for (unsigned j = 0; j < c->nmsg; j++) {
+        aesir_cbc_job *job = &c->jobs[j];
+        job->key = c->mkey[j];
+        job->in = in + j * len;
+        job->out = out + j * len;
+        job->len = len;
+        memcpy(job->iv, c->miv[j], 16);
+    }
+    return aesir_cbc_encrypt_many(c->jobs, c->nmsg);
+}
+
 static int aesir_bench_run(void *ctx, uint8_t *out, const uint8_t *in,
                            size_t len)
 {
-    const struct aesir_bench_ctx *c = ctx;
+    struct aesir_bench_ctx *c = ctx;
     size_t n;
 
+    if (bench_op_is_mb(c->op))
+        return run_mb(c, out, in, len);
     switch (c->op) {
     case OP_ECB_ENC:
         return aesir_ecb_encrypt(&c->key, AESIR_PAD_NONE, out, len, &n, in,
@@ -144,15 +233,25 @@ static void aesir_bench_release(void *ctx)
 
     if (c == NULL)
         return;
+    for (unsigned j = 1; j < c->nmsg; j++)
+        if (c->mkey[j] != NULL) {
+            aesir_aes_clear(c->mkey[j]);
+            free(c->mkey[j]);
+        }
     aesir_aes_clear(&c->key);
     free(c);
 }
 
-/* One probe/setup/keysetup triple per slot, bound to engine index i. */
+/* One probe/supports/setup/keysetup set per slot, bound to engine index
+ * i. */
 #define SLOT(i)                                                                \
     static int probe_##i(void)                                                 \
     {                                                                          \
         return probe_engine(i);                                                \
+    }                                                                          \
+    static int supports_##i(enum bench_op op, unsigned key_bits)               \
+    {                                                                          \
+        return supports_engine(i, op, key_bits);                               \
     }                                                                          \
     static void *setup_##i(enum bench_op op, const uint8_t *key,               \
                            unsigned key_bits, const uint8_t iv[16])            \
@@ -167,7 +266,7 @@ static void aesir_bench_release(void *ctx)
 
 #define IMPL(i)                                                                \
     {                                                                          \
-        slot_name[i], "aesir", probe_##i, aesir_bench_supports, setup_##i,     \
+        slot_name[i], "aesir", probe_##i, supports_##i, setup_##i,             \
             aesir_bench_run, aesir_bench_release, keysetup_##i                 \
     }
 
@@ -194,6 +293,24 @@ static const struct bench_impl slots[AESIR_BENCH_SLOTS] = {
     IMPL(12), IMPL(13), IMPL(14), IMPL(15),
 };
 
+/* "aesir/default": the multi-buffer ops with the default engine. */
+static int default_supports(enum bench_op op, unsigned key_bits)
+{
+    return bench_op_is_mb(op) &&
+           (key_bits == 128 || key_bits == 192 || key_bits == 256);
+}
+
+static void *default_setup(enum bench_op op, const uint8_t *key,
+                           unsigned key_bits, const uint8_t iv[16])
+{
+    return setup_named(NULL, op, key, key_bits, iv);
+}
+
+static const struct bench_impl default_impl = {
+    "aesir/default",     "aesir",       NULL,
+    default_supports,    default_setup, aesir_bench_run,
+    aesir_bench_release, NULL};
+
 void bench_register_aesir(bench_add_fn add)
 {
     size_t n = aesir_engine_count();
@@ -210,4 +327,5 @@ void bench_register_aesir(bench_add_fn add)
                  aesir_engine_name(i));
         add(&slots[i]);
     }
+    add(&default_impl);
 }

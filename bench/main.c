@@ -52,11 +52,15 @@ static void usage(FILE *f)
         "                   left out), else every name containing the\n"
         "                   item (--impls aesir,openssl,ttable)\n"
         "  --ops LIST       ops (ecb-enc ecb-dec cbc-enc cbc-dec cfb128-enc\n"
-        "                   cfb128-dec ofb ctr), modes (cbc), main, all\n"
-        "                   [main = ctr,cbc-enc,cbc-dec,ecb-enc]\n"
+        "                   cfb128-dec ofb ctr mb-cbc-enc-1 mb-cbc-enc-4\n"
+        "                   mb-cbc-enc-8 mb-cbc-enc-16), modes (cbc; mb =\n"
+        "                   the four mb-*), main, all\n"
+        "                   [main = ctr,cbc-enc,cbc-dec,ecb-enc,mb]\n"
         "  --keys LIST      128,192,256 [128,256]\n"
         "  --sizes LIST     bytes, k/M suffixes, or all [64,576,16384]\n"
         "                   (all = 16,64,256,576,1k,4k,16k,1M)\n"
+        "  --mb-size N      bytes per message of the multi-buffer (mb-*)\n"
+        "                   rows, a multiple of 16 [4k]\n"
         "  --passes N       grid repetitions, best kept [2; --full 3]\n"
         "  --rounds N       timed rounds per cell, median [9]\n"
         "  --round-ms MS    shortest round, doubled below 1 KiB [2]\n"
@@ -149,6 +153,17 @@ static int parse_one(struct options *o, int argc, char **argv, int *i)
         return bench_parse_keys(v, &o->cfg.keys);
     if (strcmp(a, "--sizes") == 0)
         return bench_parse_sizes(v, o->cfg.sizes, &o->cfg.nsizes);
+    if (strcmp(a, "--mb-size") == 0) {
+        size_t one[BENCH_MAX_SIZES], n;
+        if (bench_parse_sizes(v, one, &n) != 0 || n != 1 || one[0] % 16) {
+            fprintf(stderr,
+                    "aesir-bench: --mb-size %s: one size, a "
+                    "multiple of 16\n",
+                    v);
+            return -1;
+        }
+        return o->cfg.mb_size = one[0], 0;
+    }
     if (strcmp(a, "--seed") == 0)
         return o->cfg.seed = strtoull(v, NULL, 0), 0;
     if (strcmp(a, "--passes") == 0) {
@@ -396,11 +411,12 @@ static void bound_check(struct bench_run *r, const struct bench_bound *b)
     for (size_t i = 0; i < r->nimpls; i++)
         for (int op = 0; op < OP_COUNT; op++)
             for (unsigned k = 0; k < BENCH_NKEYS; k++)
-                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                for (size_t si = 0; si < bench_op_nsizes(r, (enum bench_op)op);
+                     si++) {
                     const struct bench_cell *c =
                         bench_cell_at(r, i, (enum bench_op)op, k, si);
-                    double fr =
-                        bench_bound_fraction(r, c, r->cfg.sizes[si], k, b);
+                    size_t size = bench_op_size(r, (enum bench_op)op, si);
+                    double fr = bench_bound_fraction(r, c, size, k, b);
                     if (fr > 1.0)
                         bench_note(r,
                                    "BOUND BEATEN: %s %s AES-%u %zu B runs at "
@@ -408,8 +424,7 @@ static void bound_check(struct bench_run *r, const struct bench_bound *b)
                                    "the bound is wrong",
                                    r->impls[i].impl->name,
                                    bench_op_name((enum bench_op)op),
-                                   bench_key_bits(k), r->cfg.sizes[si],
-                                   100 * fr);
+                                   bench_key_bits(k), size, 100 * fr);
                 }
 }
 
@@ -528,6 +543,13 @@ static int write_files(const struct options *o, const char *argv0,
  * --check
  * ---------------------------------------------------------------- */
 
+/* The width of op's column in the --check summary. */
+static int op_width(enum bench_op op)
+{
+    int n = (int)strlen(bench_op_name(op));
+    return n > 10 ? n : 10;
+}
+
 /* check_summary -- per impl and op: ok for every key size, MISMATCH, or
  * '-' (not claimed). Returns the number of verified cells the smoke run
  * failed to time. */
@@ -537,7 +559,8 @@ static unsigned check_summary(const struct bench_run *r)
 
     printf("\n%-22s", "impl");
     for (int op = 0; op < OP_COUNT; op++)
-        printf(" %-10s", bench_op_name((enum bench_op)op));
+        printf(" %-*s", op_width((enum bench_op)op),
+               bench_op_name((enum bench_op)op));
     printf("\n");
     for (size_t i = 0; i < r->nimpls; i++) {
         const struct bench_impl_state *s = &r->impls[i];
@@ -562,7 +585,7 @@ static unsigned check_summary(const struct bench_run *r)
                 snprintf(cell, sizeof(cell), "ok(%d)", n);
             else
                 snprintf(cell, sizeof(cell), "-");
-            printf(" %-10s", cell);
+            printf(" %-*s", op_width((enum bench_op)op), cell);
         }
         printf("\n");
     }

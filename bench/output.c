@@ -3,7 +3,9 @@
  * output.h).
  *
  * A table is one operation and key size: a row per impl that claims it,
- * a column per message size. The best peer of each column is marked with
+ * a column per message size; the multi-buffer CBC ops share one table
+ * per key size, a column per number of messages in flight. The best peer of
+ * each column is marked with
  * '*'; under every aesir row, a line gives aesir's speed relative to that
  * best peer (2.00x = twice as fast) and, when the limit row exists, the
  * fraction of the AES-instruction bound it reaches (100% = at the bound;
@@ -81,6 +83,12 @@ static void list_keys_sizes(const struct bench_run *r, FILE *f)
     fprintf(f, "; sizes ");
     for (size_t i = 0; i < r->cfg.nsizes; i++)
         fprintf(f, "%s%s", i ? ", " : "", bench_size_label(r->cfg.sizes[i], b));
+    for (int op = 0; op < OP_COUNT; op++)
+        if (bench_op_is_mb((enum bench_op)op) && (r->cfg.ops >> op & 1)) {
+            fprintf(f, " (mb-*: %s per message)",
+                    bench_size_label(r->cfg.mb_size, b));
+            break;
+        }
 }
 
 void bench_print_header(const struct bench_run *r, FILE *f,
@@ -181,33 +189,36 @@ static double shown(const struct bench_run *r, const struct bench_cell *c,
     return bench_cell_cpb_tsc(r, c, size);
 }
 
-/* best_peer -- index of the fastest peer in a column, or -1. */
-static long best_peer(const struct bench_run *r, enum bench_op op, unsigned k,
-                      size_t si)
+/*
+ * A column of a table: one op and size index. The table of an op has a
+ * column per message size; the multi-buffer table has a column per
+ * multi-buffer op (1, 4, 8, 16 messages in flight), all at cfg.mb_size.
+ */
+struct column {
+    enum bench_op op;
+    size_t si, size;
+    long best; /* the fastest peer in the column, or -1 */
+};
+
+/* best_peer -- index of the fastest peer in column c, or -1. */
+static long best_peer(const struct bench_run *r, const struct column *c,
+                      unsigned k)
 {
     long best = -1;
     double bv = 0;
 
     for (size_t i = 0; i < r->nimpls; i++) {
-        const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+        const struct bench_cell *x = bench_cell_at(r, i, c->op, k, c->si);
         double v;
-        if (is_aesir(r->impls[i].impl) || !c->valid)
+        if (is_aesir(r->impls[i].impl) || !x->valid)
             continue;
-        v = bench_cell_gbps(r, c, r->cfg.sizes[si]);
+        v = bench_cell_gbps(r, x, c->size);
         if (best < 0 || v > bv) {
             best = (long)i;
             bv = v;
         }
     }
     return best;
-}
-
-/* best_gbps -- GB/s of impl best in a column. */
-static double best_gbps(const struct bench_run *r, long best, enum bench_op op,
-                        unsigned k, size_t si)
-{
-    return bench_cell_gbps(r, bench_cell_at(r, (size_t)best, op, k, si),
-                           r->cfg.sizes[si]);
 }
 
 /* Fraction of the bound reached: bound cycles / measured cycles, in the
@@ -226,20 +237,21 @@ double bench_bound_fraction(const struct bench_run *r,
 }
 
 static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
-                           enum bench_op op, unsigned k, int cpb,
-                           const long *best)
+                           const struct column *cols, size_t ncols, unsigned k,
+                           int cpb)
 {
     char v[32], cell[40];
 
     fprintf(f, "%-*s", NAME_W, r->impls[i].impl->name);
-    for (size_t si = 0; si < r->cfg.nsizes; si++) {
-        const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+    for (size_t x = 0; x < ncols; x++) {
+        const struct column *col = &cols[x];
+        const struct bench_cell *c = bench_cell_at(r, i, col->op, k, col->si);
         if (!c->valid)
             snprintf(cell, sizeof(cell), "-");
         else
             snprintf(cell, sizeof(cell), "%s%s%s",
-                     fmt3(shown(r, c, r->cfg.sizes[si], cpb), v),
-                     c->noisy ? "~" : "", best[si] == (long)i ? "*" : " ");
+                     fmt3(shown(r, c, col->size, cpb), v), c->noisy ? "~" : "",
+                     col->best == (long)i ? "*" : " ");
         fprintf(f, "%*s", COL_W, cell);
     }
     fprintf(f, "\n");
@@ -247,37 +259,43 @@ static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
 
 /* The lines under an aesir row: vs best peer, and of the bound. */
 static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
-                              enum bench_op op, unsigned k, const long *best,
-                              const struct bench_bound *b)
+                              const struct column *cols, size_t ncols,
+                              unsigned k, const struct bench_bound *b)
 {
     char cell[40], v[32];
     int any = 0;
 
-    for (size_t si = 0; si < r->cfg.nsizes; si++)
-        any |= best[si] >= 0;
+    for (size_t x = 0; x < ncols; x++)
+        any |= cols[x].best >= 0;
     if (any) {
         fprintf(f, "%-*s", NAME_W, "  vs best peer");
-        for (size_t si = 0; si < r->cfg.nsizes; si++) {
-            const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
-            size_t s = r->cfg.sizes[si];
-            if (!c->valid || best[si] < 0)
+        for (size_t x = 0; x < ncols; x++) {
+            const struct column *col = &cols[x];
+            const struct bench_cell *c =
+                bench_cell_at(r, i, col->op, k, col->si);
+            if (!c->valid || col->best < 0)
                 snprintf(cell, sizeof(cell), "- ");
             else
-                snprintf(cell, sizeof(cell), "%sx ",
-                         fmt3(bench_cell_gbps(r, c, s) /
-                                  best_gbps(r, best[si], op, k, si),
-                              v));
+                snprintf(
+                    cell, sizeof(cell), "%sx ",
+                    fmt3(bench_cell_gbps(r, c, col->size) /
+                             bench_cell_gbps(r,
+                                             bench_cell_at(r, (size_t)col->best,
+                                                           col->op, k, col->si),
+                                             col->size),
+                         v));
             fprintf(f, "%*s", COL_W, cell);
         }
         fprintf(f, "\n");
     }
     if (b != NULL && b->valid) {
         fprintf(f, "%-*s", NAME_W, "  of AES bound");
-        for (size_t si = 0; si < r->cfg.nsizes; si++) {
-            const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
-            double fr = c->valid
-                            ? bench_bound_fraction(r, c, r->cfg.sizes[si], k, b)
-                            : -1;
+        for (size_t x = 0; x < ncols; x++) {
+            const struct column *col = &cols[x];
+            const struct bench_cell *c =
+                bench_cell_at(r, i, col->op, k, col->si);
+            double fr =
+                c->valid ? bench_bound_fraction(r, c, col->size, k, b) : -1;
             if (fr < 0)
                 snprintf(cell, sizeof(cell), "- ");
             else
@@ -289,7 +307,7 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
 }
 
 static void print_bound_row(const struct bench_run *r, FILE *f, unsigned k,
-                            int cpb, const struct bench_bound *b)
+                            size_t ncols, int cpb, const struct bench_bound *b)
 {
     char v[32], cell[40];
     double x = !cpb               ? b->gbps[k]
@@ -298,58 +316,121 @@ static void print_bound_row(const struct bench_run *r, FILE *f, unsigned k,
                                   : -1;
 
     fprintf(f, "%-*s", NAME_W, "bound (AES insns)");
-    for (size_t si = 0; si < r->cfg.nsizes; si++) {
+    for (size_t c = 0; c < ncols; c++) {
         snprintf(cell, sizeof(cell), "%s ", fmt3(x, v));
         fprintf(f, "%*s", COL_W, cell);
     }
     fprintf(f, "\n");
 }
 
-/* claims -- impl i has a row in this table: it said it supports it. */
-static int claims(const struct bench_run *r, size_t i, enum bench_op op,
-                  unsigned k)
+/* claims -- impl i has a row in this table: it said it supports one of
+ * its columns. */
+static int claims(const struct bench_run *r, size_t i,
+                  const struct column *cols, size_t ncols, unsigned k)
 {
-    return r->impls[i].usable && (r->impls[i].claimed[k] >> op & 1);
+    int any = 0;
+    for (size_t x = 0; x < ncols; x++)
+        any |= (r->impls[i].claimed[k] >> cols[x].op & 1);
+    return r->impls[i].usable && any;
+}
+
+/* dropped -- an op of the table was dropped for impl i (a mismatch). */
+static int dropped(const struct bench_run *r, size_t i,
+                   const struct column *cols, size_t ncols)
+{
+    int any = 0;
+    for (size_t x = 0; x < ncols; x++)
+        any |= (r->impls[i].dropped >> cols[x].op & 1);
+    return any;
+}
+
+/* print_columns -- the table under its title and column heads. */
+static void print_columns(const struct bench_run *r, FILE *f,
+                          struct column *cols, size_t ncols, unsigned k,
+                          int cpb, const struct bench_bound *b)
+{
+    for (size_t i = 0; i < r->nimpls; i++) {
+        if (!claims(r, i, cols, ncols, k))
+            continue;
+        if (dropped(r, i, cols, ncols)) {
+            fprintf(f, "%-*s  DROPPED: output differs from aesir ref\n", NAME_W,
+                    r->impls[i].impl->name);
+            continue;
+        }
+        print_impl_row(r, f, i, cols, ncols, k, cpb);
+        if (is_aesir(r->impls[i].impl))
+            print_aesir_lines(r, f, i, cols, ncols, k, b);
+    }
+    if (b != NULL && b->valid)
+        print_bound_row(r, f, k, ncols, cpb, b);
+}
+
+static const char *unit_of(const struct bench_run *r, int cpb)
+{
+    return !cpb ? "GB/s, higher is better"
+           : r->clock.perf_ok
+               ? "core cycles/byte, lower is better"
+               : (r->clock.has_tsc ? "TSC cycles/byte, lower is better"
+                                   : "no cycle counter");
 }
 
 static void print_table(const struct bench_run *r, FILE *f, enum bench_op op,
                         unsigned k, int cpb, const struct bench_bound *b)
 {
-    long best[BENCH_MAX_SIZES];
+    struct column cols[BENCH_MAX_SIZES];
+    size_t n = bench_op_nsizes(r, op);
     char sz[32];
-    const char *unit =
-        !cpb ? "GB/s, higher is better"
-        : r->clock.perf_ok
-            ? "core cycles/byte, lower is better"
-            : (r->clock.has_tsc ? "TSC cycles/byte, lower is better"
-                                : "no cycle counter");
-
     int peers = 0;
 
-    for (size_t si = 0; si < r->cfg.nsizes; si++) {
-        best[si] = best_peer(r, op, k, si);
-        peers |= best[si] >= 0;
+    for (size_t si = 0; si < n; si++) {
+        cols[si].op = op;
+        cols[si].si = si;
+        cols[si].size = bench_op_size(r, op, si);
+        cols[si].best = best_peer(r, &cols[si], k);
+        peers |= cols[si].best >= 0;
     }
     fprintf(f, "\n== %s, AES-%u: %s%s ==\n", bench_op_name(op),
-            bench_key_bits(k), unit, peers ? "; * best peer" : "");
+            bench_key_bits(k), unit_of(r, cpb), peers ? "; * best peer" : "");
     fprintf(f, "%-*s", NAME_W, "impl");
-    for (size_t si = 0; si < r->cfg.nsizes; si++)
-        fprintf(f, "%*s ", COL_W - 1, bench_size_label(r->cfg.sizes[si], sz));
+    for (size_t si = 0; si < n; si++)
+        fprintf(f, "%*s ", COL_W - 1, bench_size_label(cols[si].size, sz));
     fprintf(f, "\n");
-    for (size_t i = 0; i < r->nimpls; i++) {
-        if (!claims(r, i, op, k))
-            continue;
-        if (r->impls[i].dropped >> op & 1) {
-            fprintf(f, "%-*s  DROPPED: output differs from aesir ref\n", NAME_W,
-                    r->impls[i].impl->name);
-            continue;
+    print_columns(r, f, cols, n, k, cpb, b);
+}
+
+/* print_mb_table -- the multi-buffer ops of one key size side by side:
+ * a column per number of messages in flight. */
+static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
+                           int cpb, const struct bench_bound *b)
+{
+    struct column cols[OP_COUNT];
+    size_t n = 0;
+    char sz[32], head[32];
+    int peers = 0;
+
+    for (int op = 0; op < OP_COUNT; op++)
+        if (bench_op_is_mb((enum bench_op)op) && (r->cfg.ops >> op & 1)) {
+            cols[n].op = (enum bench_op)op;
+            cols[n].si = 0;
+            cols[n].size = r->cfg.mb_size;
+            cols[n].best = best_peer(r, &cols[n], k);
+            peers |= cols[n].best >= 0;
+            n++;
         }
-        print_impl_row(r, f, i, op, k, cpb, best);
-        if (is_aesir(r->impls[i].impl))
-            print_aesir_lines(r, f, i, op, k, best, b);
+    if (n == 0)
+        return;
+    fprintf(f,
+            "\n== multi-buffer CBC encryption, AES-%u: N messages of %s in "
+            "flight, each with its own key;\n   %s (all N messages)%s ==\n",
+            bench_key_bits(k), bench_size_label(r->cfg.mb_size, sz),
+            unit_of(r, cpb), peers ? "; * best peer" : "");
+    fprintf(f, "%-*s", NAME_W, "impl");
+    for (size_t x = 0; x < n; x++) {
+        snprintf(head, sizeof(head), "N=%u", bench_op_messages(cols[x].op));
+        fprintf(f, "%*s ", COL_W - 1, head);
     }
-    if (b != NULL && b->valid)
-        print_bound_row(r, f, k, cpb, b);
+    fprintf(f, "\n");
+    print_columns(r, f, cols, n, k, cpb, b);
 }
 
 /* noisy_cells -- cells whose figure comes from a busy stretch. */
@@ -359,7 +440,8 @@ static unsigned noisy_cells(const struct bench_run *r)
     for (size_t i = 0; i < r->nimpls; i++)
         for (int op = 0; op < OP_COUNT; op++)
             for (unsigned k = 0; k < BENCH_NKEYS; k++)
-                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                for (size_t si = 0; si < bench_op_nsizes(r, (enum bench_op)op);
+                     si++) {
                     const struct bench_cell *c =
                         bench_cell_at(r, i, (enum bench_op)op, k, si);
                     n += c->valid && c->noisy;
@@ -374,8 +456,12 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
 
     for (int op = 0; op < OP_COUNT; op++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
-            if ((r->cfg.ops >> op & 1) && (r->cfg.keys >> k & 1))
+            if ((r->cfg.ops >> op & 1) && (r->cfg.keys >> k & 1) &&
+                !bench_op_is_mb((enum bench_op)op))
                 print_table(r, f, (enum bench_op)op, k, cpb, b);
+    for (unsigned k = 0; k < BENCH_NKEYS; k++)
+        if (r->cfg.keys >> k & 1)
+            print_mb_table(r, f, k, cpb, b);
     if (b != NULL && b->valid)
         fprintf(f,
                 "\nbound: CTR from %s throughput alone (counter, XOR, "
@@ -457,14 +543,15 @@ static void csv_num(FILE *f, double v)
 int bench_write_csv(const struct bench_run *r, FILE *f)
 {
     fprintf(f, "impl,group,op,key_bits,size,gbps,cpb_tsc,cpb_core,median_ns,"
-               "rounds,passes,misaligned\n");
+               "rounds,passes,misaligned,messages\n");
     for (size_t i = 0; i < r->nimpls; i++)
         for (int op = 0; op < OP_COUNT; op++)
             for (unsigned k = 0; k < BENCH_NKEYS; k++)
-                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                for (size_t si = 0; si < bench_op_nsizes(r, (enum bench_op)op);
+                     si++) {
                     const struct bench_cell *c =
                         bench_cell_at(r, i, (enum bench_op)op, k, si);
-                    size_t s = r->cfg.sizes[si];
+                    size_t s = bench_op_size(r, (enum bench_op)op, si);
                     if (!c->valid)
                         continue;
                     fprintf(f, "%s,%s,%s,%u,%zu", r->impls[i].impl->name,
@@ -475,8 +562,9 @@ int bench_write_csv(const struct bench_run *r, FILE *f)
                     csv_num(f, bench_cell_cpb_tsc(r, c, s));
                     csv_num(f, bench_cell_cpb_core(c, s));
                     csv_num(f, bench_cell_ns(r, c));
-                    fprintf(f, ",%u,%u,%d\n", c->rounds, c->passes,
-                            r->cfg.misalign);
+                    fprintf(f, ",%u,%u,%d,%u\n", c->rounds, c->passes,
+                            r->cfg.misalign,
+                            bench_op_messages((enum bench_op)op));
                 }
     return ferror(f) ? -1 : 0;
 }
@@ -614,10 +702,11 @@ static void json_results(const struct bench_run *r, FILE *f)
     for (size_t i = 0; i < r->nimpls; i++)
         for (int op = 0; op < OP_COUNT; op++)
             for (unsigned k = 0; k < BENCH_NKEYS; k++)
-                for (size_t si = 0; si < r->cfg.nsizes; si++) {
+                for (size_t si = 0; si < bench_op_nsizes(r, (enum bench_op)op);
+                     si++) {
                     const struct bench_cell *c =
                         bench_cell_at(r, i, (enum bench_op)op, k, si);
-                    size_t s = r->cfg.sizes[si];
+                    size_t s = bench_op_size(r, (enum bench_op)op, si);
                     if (!c->valid)
                         continue;
                     fprintf(f, "%s\n    {\"impl\": ", sep);
@@ -626,9 +715,9 @@ static void json_results(const struct bench_run *r, FILE *f)
                     json_str(f, r->impls[i].impl->group);
                     fprintf(f,
                             ", \"op\": \"%s\", \"key_bits\": %u, "
-                            "\"size\": %zu, \"gbps\": ",
+                            "\"size\": %zu, \"messages\": %u, \"gbps\": ",
                             bench_op_name((enum bench_op)op), bench_key_bits(k),
-                            s);
+                            s, bench_op_messages((enum bench_op)op));
                     json_num(f, bench_cell_gbps(r, c, s));
                     fprintf(f, ", \"cpb_tsc\": ");
                     json_num(f, bench_cell_cpb_tsc(r, c, s));

@@ -58,7 +58,9 @@ double bench_bound_fraction(const struct bench_run *r,
 void bench_print_notes(const struct bench_run *r, FILE *f);
 
 /* CSV: impl,group,op,key_bits,size,gbps,cpb_tsc,cpb_core,median_ns,
- * rounds,passes,misaligned -- one line per measured cell. */
+ * rounds,passes,misaligned,messages -- one line per measured cell (size:
+ * bytes per message; messages: per run(), N for the multi-buffer ops,
+ * whose gbps and cycles/byte count all N messages). */
 int bench_write_csv(const struct bench_run *r, FILE *f);
 /* CSV: impl,group,key_bits,direction,setups_per_sec,ns_per_setup,method */
 int bench_write_keysetup_csv(const struct bench_run *r, FILE *f);

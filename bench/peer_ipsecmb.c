@@ -35,13 +35,17 @@
  * jobs, as a user must (ipsecmb_run_chunked()). CBC decryption and CTR take
  * any length (CTR: any byte length, not only whole blocks).
  *
- * Multi-buffer (for the later multi-buffer comparison, issue 5): the
- * manager can keep many CBC-encryption jobs in flight (one per lane, up to
- * 16 lanes with VAES/AVX-512) and encrypt them in parallel, which is how it
- * gets around CBC encryption of one message being serial. Here each run()
- * submits one job and flushes it, so CBC encryption runs single-lane, which is
- * what a one-packet-at-a-time user gets; a burst row would submit many jobs
- * before flushing.
+ * Multi-buffer: the manager keeps many CBC-encryption jobs in flight (one
+ * per lane, 16 lanes with VAES/AVX-512) and encrypts them in parallel,
+ * which is how it gets around CBC encryption of one message being serial.
+ * For cbc-enc each run() submits one job and flushes it, so CBC
+ * encryption runs single-lane: what a one-packet-at-a-time user gets. The
+ * mb-cbc-enc-N ops are the burst: run() submits N jobs (each with its own
+ * keys, expanded at setup by the library's IMB_AES_KEYEXP_*, and its own
+ * IV), collects the jobs the submits complete (IMB_SUBMIT_JOB, then
+ * IMB_GET_COMPLETED_JOB), then IMB_FLUSH_JOB until the manager is empty:
+ * all N complete before run() returns, each checked for
+ * IMB_STATUS_COMPLETED.
  *
  * Build: header <intel-ipsec-mb.h>, library -lIPSec_MB (Debian:
  * libipsec-mb-dev; no pkg-config file).
@@ -62,10 +66,21 @@
  * bytes (measured on 1.3; see ipsecmb_run_chunked()). */
 #define IPSECMB_MAX_JOB ((size_t)65536 - 16)
 
+/* The most jobs of a multi-buffer run. */
+#define IPSECMB_MB 16
+
+struct ipsecmb_mb {
+    _Alignas(64) uint8_t enc_keys[IPSECMB_KS_BYTES];
+    _Alignas(64) uint8_t dec_keys[IPSECMB_KS_BYTES];
+    _Alignas(16) uint8_t iv[16];
+};
+
 struct ipsecmb_ctx {
     _Alignas(64) uint8_t enc_keys[IPSECMB_KS_BYTES];
     _Alignas(64) uint8_t dec_keys[IPSECMB_KS_BYTES];
     _Alignas(16) uint8_t iv[16];
+    unsigned nmsg;          /* multi-buffer ops: jobs per run() */
+    struct ipsecmb_mb *msg; /* their keys and IVs */
     IMB_MGR *mgr;
     IMB_CIPHER_MODE mode;
     IMB_CIPHER_DIRECTION dir;
@@ -147,6 +162,10 @@ static int ipsecmb_supports(enum bench_op op, unsigned key_bits)
     case OP_CBC_ENC:
     case OP_CBC_DEC:
     case OP_CTR:
+    case OP_MB_CBC_ENC_1:
+    case OP_MB_CBC_ENC_4:
+    case OP_MB_CBC_ENC_8:
+    case OP_MB_CBC_ENC_16:
         return 1;
     default:
         return 0;
@@ -169,6 +188,30 @@ static void ipsecmb_expand(IMB_MGR *mgr, const uint8_t *key, unsigned key_bits,
         IMB_AES_KEYEXP_256(mgr, key, enc, dec);
         break;
     }
+}
+
+static void ipsecmb_release(void *ctx);
+
+/* ipsecmb_setup_mb -- the keys (the library's own expansion) and IVs of
+ * the messages of a multi-buffer run. */
+static int ipsecmb_setup_mb(struct ipsecmb_ctx *c, enum bench_op op,
+                            const uint8_t *key, unsigned key_bits,
+                            const uint8_t iv[16])
+{
+    uint8_t kj[32];
+
+    c->nmsg = bench_op_messages(op);
+    c->msg = aligned_alloc(64, IPSECMB_MB * sizeof(*c->msg));
+    if (c->msg == NULL)
+        return -1;
+    memset(c->msg, 0, IPSECMB_MB * sizeof(*c->msg));
+    for (unsigned j = 0; j < c->nmsg; j++) {
+        bench_mb_key(key, key_bits, j, kj);
+        ipsecmb_expand(c->mgr, kj, key_bits, c->msg[j].enc_keys,
+                       c->msg[j].dec_keys);
+        bench_mb_iv(iv, j, c->msg[j].iv);
+    }
+    return 0;
 }
 
 static void *ipsecmb_setup(enum bench_op op, const uint8_t *key,
@@ -202,8 +245,15 @@ static void *ipsecmb_setup(enum bench_op op, const uint8_t *key,
     case OP_CBC_DEC:
         c->mode = IMB_CIPHER_CBC;
         break;
-    default:
+    case OP_CTR:
         c->mode = IMB_CIPHER_CNTR;
+        break;
+    default: /* the multi-buffer ops */
+        c->mode = IMB_CIPHER_CBC;
+        if (ipsecmb_setup_mb(c, op, key, key_bits, iv) != 0) {
+            ipsecmb_release(c);
+            return NULL;
+        }
         break;
     }
     /* CTR is the same in both directions; the library wants ENCRYPT with
@@ -315,12 +365,67 @@ static int ipsecmb_run_chunked(struct ipsecmb_ctx *c, uint8_t *out,
     return ipsecmb_job(c, out, in, len, iv);
 }
 
+/* ipsecmb_fill -- job j of a multi-buffer run filled in. */
+static void ipsecmb_fill(struct ipsecmb_ctx *c, IMB_JOB *job, unsigned j,
+                         uint8_t *out, const uint8_t *in, size_t len)
+{
+    job->cipher_mode = IMB_CIPHER_CBC;
+    job->cipher_direction = IMB_DIR_ENCRYPT;
+    job->chain_order = IMB_ORDER_CIPHER_HASH;
+    job->hash_alg = IMB_AUTH_NULL;
+    job->enc_keys = c->msg[j].enc_keys;
+    job->dec_keys = c->msg[j].dec_keys;
+    job->key_len_in_bytes = c->key_bytes;
+    job->src = in + j * len;
+    job->dst = out + j * len;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->msg_len_to_cipher_in_bytes = len;
+    job->hash_start_src_offset_in_bytes = 0;
+    job->msg_len_to_hash_in_bytes = 0;
+    job->iv = c->msg[j].iv;
+    job->iv_len_in_bytes = 16;
+    job->auth_tag_output = NULL;
+    job->auth_tag_output_len_in_bytes = 0;
+    job->user_data = c;
+}
+
+/*
+ * ipsecmb_run_mb -- c->nmsg CBC-encryption jobs in flight: all submitted
+ * (the manager runs its lanes when they are full and hands back the jobs
+ * it completed), then flushed; 0 when every one completed.
+ */
+static int ipsecmb_run_mb(struct ipsecmb_ctx *c, uint8_t *out,
+                          const uint8_t *in, size_t len)
+{
+    IMB_MGR *mgr = c->mgr;
+    IMB_JOB *job;
+    unsigned done = 0, bad = 0;
+
+    if (len > IPSECMB_MAX_JOB)
+        return -1; /* one job per message here */
+    for (unsigned j = 0; j < c->nmsg; j++) {
+        ipsecmb_fill(c, IMB_GET_NEXT_JOB(mgr), j, out, in, len);
+        for (job = IMB_SUBMIT_JOB(mgr); job != NULL;
+             job = IMB_GET_COMPLETED_JOB(mgr)) {
+            done++;
+            bad += job->status != IMB_STATUS_COMPLETED || job->user_data != c;
+        }
+    }
+    while ((job = IMB_FLUSH_JOB(mgr)) != NULL) {
+        done++;
+        bad += job->status != IMB_STATUS_COMPLETED || job->user_data != c;
+    }
+    return done == c->nmsg && bad == 0 ? 0 : -1;
+}
+
 static int ipsecmb_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct ipsecmb_ctx *c = ctx;
 
     if (len == 0)
         return 0;
+    if (c->nmsg != 0)
+        return ipsecmb_run_mb(c, out, in, len);
     if (c->mode == IMB_CIPHER_CNTR)
         return ipsecmb_run_ctr(c, out, in, len);
     if (c->mode == IMB_CIPHER_ECB || c->dir == IMB_DIR_ENCRYPT)
@@ -334,6 +439,10 @@ static void ipsecmb_release(void *ctx)
 
     if (c == NULL)
         return;
+    if (c->msg != NULL) {
+        memset(c->msg, 0, IPSECMB_MB * sizeof(*c->msg));
+        free(c->msg);
+    }
     free_mb_mgr(c->mgr);
     memset(c, 0, sizeof(*c));
     free(c);

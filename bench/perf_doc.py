@@ -136,11 +136,22 @@ def header(meta, limit):
     return lines
 
 
+MB = "mb-cbc-enc"  # the multi-buffer ops' common prefix
+
+
 def tables(data, cpb):
-    res = defaultdict(dict)  # (op, bits) -> {(impl, size): row}
-    sizes = sorted({r["size"] for r in data["results"]})
+    """One table per op and key size, a column per message size; the
+    multi-buffer ops (mb-cbc-enc-N) in one table per key size, a column
+    per number of messages in flight."""
+    res = defaultdict(dict)  # (op, bits) -> {(impl, column): row}
+    columns = defaultdict(set)  # op -> columns
+    mb_size = None
     for r in data["results"]:
-        res[(r["op"], r["key_bits"])][(r["impl"], r["size"])] = r
+        op, col = r["op"], r["size"]
+        if op.startswith(MB + "-"):
+            op, col, mb_size = MB, r.get("messages", 1), r["size"]
+        res[(op, r["key_bits"])][(r["impl"], col)] = r
+        columns[op].add(col)
     order = [i["name"] for i in data["impls"]]
     groups = {i["name"]: i["group"] for i in data["impls"]}
     bounds = {}
@@ -149,11 +160,13 @@ def tables(data, cpb):
             bounds[b["key_bits"]] = b
     ops = []
     for r in data["results"]:
-        if r["op"] not in ops:
-            ops.append(r["op"])
+        op = MB if r["op"].startswith(MB + "-") else r["op"]
+        if op not in ops:
+            ops.append(op)
     core = data["meta"]["perf_core_cycles"]
     out = []
     for op in ops:
+        sizes = sorted(columns[op])
         for bits in (128, 192, 256):
             cells = res.get((op, bits))
             if not cells:
@@ -165,9 +178,16 @@ def tables(data, cpb):
                 best[s] = max(peers)[1] if peers else None
             unit = ("core cycles/byte" if core else "TSC cycles/byte") \
                 if cpb else "GB/s"
-            out += ["", "### %s, AES-%d (%s)" % (op, bits, unit), "",
-                    "| impl | " + " | ".join(size_label(s) for s in sizes)
-                    + " |",
+            if op == MB:
+                title = ("multi-buffer CBC encryption, AES-%d: N messages "
+                         "of %s in flight (%s of all N)"
+                         % (bits, size_label(mb_size), unit))
+                heads = ["N=%d" % s for s in sizes]
+            else:
+                title = "%s, AES-%d (%s)" % (op, bits, unit)
+                heads = [size_label(s) for s in sizes]
+            out += ["", "### " + title, "",
+                    "| impl | " + " | ".join(heads) + " |",
                     "|---|" + "---:|" * len(sizes)]
             for impl in order:
                 if not any((impl, s) in cells for s in sizes):

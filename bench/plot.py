@@ -7,7 +7,10 @@ One plot per operation and key size, DIR/plots/<op>-aes<bits>.png:
 throughput (GB/s) against message size, both axes logarithmic (the
 engines span three orders of magnitude), one line per implementation --
 aesir's engines solid, the peers dashed -- and, when results.json holds the
-limit row, the AES-instruction bound as a horizontal line.
+limit row, the AES-instruction bound as a horizontal line. The
+multi-buffer ops (mb-cbc-enc-N) share one plot per key size,
+DIR/plots/mb-cbc-enc-aes<bits>.png: throughput against N, the number of
+messages in flight.
 
 Drawn with matplotlib when it can be imported, else with gnuplot; with
 neither, says so and exits 0 (the tables and CSV/JSON are the results;
@@ -23,15 +26,23 @@ import tempfile
 from collections import defaultdict
 
 
+MB = "mb-cbc-enc"  # the multi-buffer ops' common prefix
+
+
 def load(dirname):
-    """{(op, key_bits): {impl: [(size, gbps), ...]}}, groups, bounds."""
+    """{(op, key_bits): {impl: [(x, gbps), ...]}}, groups, bounds; x is the
+    message size, or for the multi-buffer ops (op MB) the number of
+    messages in flight."""
     series = defaultdict(lambda: defaultdict(list))
     groups = {}
     with open(os.path.join(dirname, "results.csv"), newline="") as f:
         for row in csv.DictReader(f):
-            key = (row["op"], int(row["key_bits"]))
-            series[key][row["impl"]].append((int(row["size"]),
-                                             float(row["gbps"])))
+            op, x = row["op"], int(row["size"])
+            if op.startswith(MB + "-"):
+                op, x = MB, int(row["messages"])
+                MB_SIZE[0] = int(row["size"])
+            key = (op, int(row["key_bits"]))
+            series[key][row["impl"]].append((x, float(row["gbps"])))
             groups[row["impl"]] = row["group"]
     bounds = {}
     try:
@@ -56,8 +67,23 @@ def size_label(n):
     return "%d B" % n
 
 
+MB_SIZE = [0]  # message size of the multi-buffer rows
+
+
 def title(op, bits):
+    if op == MB:
+        return ("AES-%d multi-buffer CBC encryption, %s messages: "
+                "throughput vs messages in flight"
+                % (bits, size_label(MB_SIZE[0])))
     return "AES-%d %s: throughput vs message size" % (bits, op)
+
+
+def x_label(op, x):
+    return "%d" % x if op == MB else size_label(x)
+
+
+def x_axis(op):
+    return "messages in flight" if op == MB else "message size"
 
 
 def plot_matplotlib(series, groups, bounds, outdir):
@@ -80,8 +106,8 @@ def plot_matplotlib(series, groups, bounds, outdir):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(sizes)
-        ax.set_xticklabels([size_label(s) for s in sizes])
-        ax.set_xlabel("message size")
+        ax.set_xticklabels([x_label(op, s) for s in sizes])
+        ax.set_xlabel(x_axis(op))
         ax.set_ylabel("GB/s (1e9 bytes/s)")
         ax.set_title(title(op, bits))
         ax.grid(True, which="both", alpha=0.3)
@@ -113,14 +139,14 @@ def plot_gnuplot(series, groups, bounds, outdir, gnuplot):
                 plots.append("%.9g with lines lc 'black' dt 3 "
                              "title 'bound (AES insns)'" % bounds[bits])
             path = os.path.join(outdir, "%s-aes%d.png" % (op, bits))
-            tics = ", ".join('"%s" %d' % (size_label(s), s) for s in sizes)
+            tics = ", ".join('"%s" %d' % (x_label(op, s), s) for s in sizes)
             script = "\n".join([
                 "set terminal pngcairo size 1000,600 noenhanced",
                 "set output '%s'" % path,
                 "set title '%s'" % title(op, bits),
                 "set logscale xy",
                 "set xtics (%s)" % tics,
-                "set xlabel 'message size'",
+                "set xlabel '%s'" % x_axis(op),
                 "set ylabel 'GB/s (1e9 bytes/s)'",
                 "set grid",
                 "set key outside right",

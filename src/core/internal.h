@@ -50,6 +50,23 @@ typedef void (*aesir_ctr_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
 typedef void (*aesir_cbc_fn)(const void *rk, unsigned nr, uint8_t iv[16],
                              uint8_t *out, const uint8_t *in,
                              size_t nblocks);
+/*
+ * Multi-buffer CBC encryption: nlanes independent messages, each with its
+ * own round keys (rk, the engine's encryption schedule), input, output
+ * (out == in allowed; lanes never overlap each other), block count (may
+ * be 0) and chaining value iv, updated on return (unchanged when nblocks
+ * is 0). All lanes share nr. The engine interleaves the lanes across its
+ * AES pipeline; it may reorder them but must finish every one.
+ */
+struct aesir_cbc_lane {
+    const void *rk;
+    const uint8_t *in;
+    uint8_t *out;
+    size_t nblocks;
+    uint8_t iv[16];
+};
+typedef void (*aesir_cbc_many_fn)(unsigned nr, struct aesir_cbc_lane *lanes,
+                                  size_t nlanes);
 
 struct aesir_engine {
     const char *name;
@@ -63,6 +80,7 @@ struct aesir_engine {
     aesir_ctr_fn ctr;     /* optional */
     aesir_cbc_fn cbc_enc; /* optional */
     aesir_cbc_fn cbc_dec; /* optional */
+    aesir_cbc_many_fn cbc_enc_many; /* optional */
 };
 
 /* Engine accessors: each returns its engine, or NULL when this CPU or

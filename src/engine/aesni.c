@@ -21,7 +21,9 @@
  * as one, so a tail never runs block by block and no lane is wasted.
  * CBC encryption is serial; it keeps the chaining value in a
  * register and folds the chaining XOR into the last round's key, so each
- * block costs exactly nr AES latencies (see cbc_enc).
+ * block costs exactly nr AES latencies (see cbc_enc). Many independent
+ * messages, though, can share the pipeline: the multi-buffer path
+ * (cbc_enc_many) runs 8 of them side by side, each with its own keys.
  *
  * Key expansion without AESKEYGENASSIST. FIPS-197 section 5.2 needs
  * SubWord(RotWord(w)) ^ Rcon for the last word w of the previous key
@@ -54,10 +56,12 @@
  * Constant time: YES, given that the AES instructions are (they are
  * fixed-latency, table-free hardware on every x86 core that has them).
  * No branch or address depends on key or data; the only branches are on
- * nr, on the block count and, in CTR, on the (public) counter value.
+ * nr, on the block count, in CTR on the (public) counter value and in
+ * the multi-buffer path on the (public) message lengths and count.
  * Secrets live in xmm registers and the round-key area; the compilers
  * checked (gcc 12, clang 14) keep the 8 lanes in registers, so there are
- * no stack temporaries to wipe.
+ * no stack temporaries to wipe, except the multi-buffer path's copy of
+ * its messages' round keys, wiped before it returns.
  *
  * Batch: 8 blocks.
  */
@@ -528,6 +532,173 @@ TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
     storeu(iv, chain);
 }
 
+/* ---- multi-buffer CBC encryption ----------------------------------------
+ *
+ * One CBC chain uses 1/6 of the AES units (see the file comment); 8
+ * independent messages, one block of each per round, fill them. The
+ * manager keeps MB_SLOTS slots, each running one message (lane) with its
+ * own round keys, copied at assignment into a stack table whose row r
+ * holds round key r of every slot, so one base register addresses all of
+ * them and each AESENC takes its key as a memory operand:
+ *
+ *   kt[r][j] = K_r of the lane in slot j      (r = 0..nr, j = 0..7)
+ *
+ * A kernel call runs all busy slots in lock step for as many blocks as
+ * the shortest of them has left (a loop with no per-block branch on the
+ * lanes); then finished slots hand their last ciphertext block back and
+ * take the next waiting lane, or, when none is left, the last busy slot
+ * moves into the hole, so the busy slots stay 0..n-1 and a kernel of
+ * width n (one per width, like the tails) serves them. The last lane of
+ * all runs alone through cbc_enc, the single-message latency bound.
+ *
+ * 8 slots: 8 AESENC per round at 2 per cycle is 4 cycles, more than the
+ * 3-cycle latency, so the loop is throughput-bound and the chaining XOR
+ * (C ^ P ^ K0, P ^ K0 computed off the chain) costs no time; no folding
+ * into the last key is needed here.
+ */
+#define MB_SLOTS 8
+
+struct mb {
+    __m128i kt[15][MB_SLOTS];
+    __m128i chain[MB_SLOTS]; /* IV or last ciphertext block */
+    const uint8_t *in[MB_SLOTS];
+    uint8_t *out[MB_SLOTS];
+    size_t left[MB_SLOTS];
+    struct aesir_cbc_lane *lane[MB_SLOTS];
+};
+
+#define MB_ROUND(op, r)                                                    \
+    LANES for (unsigned j = 0; j < n; j++)                                 \
+        b[j] = op(b[j], _mm_load_si128(kt + (r) * MB_SLOTS + j))
+
+/* steps blocks of slots 0..n-1. */
+INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    const __m128i *kt = opaque(&m->kt[0][0]);
+    __m128i b[MB_SLOTS];
+
+    LANES for (unsigned j = 0; j < n; j++)
+        b[j] = m->chain[j];
+    for (size_t off = 0; off < 16 * steps; off += 16) {
+        LANES for (unsigned j = 0; j < n; j++)
+            b[j] = _mm_xor_si128(b[j],
+                                 _mm_xor_si128(loadu(m->in[j] + off),
+                                               _mm_load_si128(kt + j)));
+        MB_ROUND(_mm_aesenc_si128, 1); MB_ROUND(_mm_aesenc_si128, 2);
+        MB_ROUND(_mm_aesenc_si128, 3); MB_ROUND(_mm_aesenc_si128, 4);
+        MB_ROUND(_mm_aesenc_si128, 5); MB_ROUND(_mm_aesenc_si128, 6);
+        MB_ROUND(_mm_aesenc_si128, 7); MB_ROUND(_mm_aesenc_si128, 8);
+        MB_ROUND(_mm_aesenc_si128, 9);
+        if (nr > 10) {
+            MB_ROUND(_mm_aesenc_si128, 10); MB_ROUND(_mm_aesenc_si128, 11);
+            if (nr > 12) {
+                MB_ROUND(_mm_aesenc_si128, 12);
+                MB_ROUND(_mm_aesenc_si128, 13);
+            }
+        }
+        MB_ROUND(_mm_aesenclast_si128, nr);
+        LANES for (unsigned j = 0; j < n; j++)
+            storeu(m->out[j] + off, b[j]);
+    }
+    LANES for (unsigned j = 0; j < n; j++) {
+        m->chain[j] = b[j];
+        m->in[j] += 16 * steps;
+        m->out[j] += 16 * steps;
+        m->left[j] -= steps;
+    }
+}
+
+/* Slot j takes lane l: its keys into column j of the table. */
+INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
+                      unsigned nr)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(l->rk, 64);
+    /* 11, 13 or 15 keys, unrolled: a loop of 16-byte copies cost more
+     * than the AES work of a one-block message */
+#define MB_COPY(r) m->kt[r][j] = rkey(k, r)
+    MB_COPY(0); MB_COPY(1); MB_COPY(2); MB_COPY(3); MB_COPY(4); MB_COPY(5);
+    MB_COPY(6); MB_COPY(7); MB_COPY(8); MB_COPY(9); MB_COPY(10);
+    if (nr > 10) {
+        MB_COPY(11); MB_COPY(12);
+        if (nr > 12) {
+            MB_COPY(13); MB_COPY(14);
+        }
+    }
+#undef MB_COPY
+    m->chain[j] = loadu(l->iv);
+    m->in[j] = l->in;
+    m->out[j] = l->out;
+    m->left[j] = l->nblocks;
+    m->lane[j] = l;
+}
+
+/* The next lane with blocks to encrypt, or NULL. */
+static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
+                                      size_t nlanes, size_t *next)
+{
+    while (*next < nlanes) {
+        struct aesir_cbc_lane *l = &lanes[(*next)++];
+        if (l->nblocks != 0)
+            return l;
+    }
+    return NULL;
+}
+
+TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                                size_t nlanes)
+{
+    struct mb m;
+    struct aesir_cbc_lane *l;
+    size_t next = 0, busy = 0;
+    unsigned n = 0;
+
+    for (size_t i = 0; i < nlanes && busy < 2; i++)
+        busy += lanes[i].nblocks != 0;
+    if (busy < 2) { /* nothing to interleave */
+        for (size_t i = 0; i < nlanes; i++)
+            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+                    lanes[i].nblocks);
+        return;
+    }
+    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+        mb_assign(&m, n++, l, nr);
+    while (n > 1) {
+        size_t steps = m.left[0];
+        for (unsigned j = 1; j < n; j++)
+            steps = m.left[j] < steps ? m.left[j] : steps;
+#define MB_KERNEL(w) mb_kernel(&m, (w), nr, steps)
+        if (n == MB_SLOTS)
+            MB_KERNEL(MB_SLOTS);
+        else
+            TAIL(MB_KERNEL, n)
+#undef MB_KERNEL
+        for (unsigned j = 0; j < n;) {
+            if (m.left[j] != 0) {
+                j++;
+                continue;
+            }
+            storeu(m.lane[j]->iv, m.chain[j]);
+            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+                mb_assign(&m, j, l, nr);
+                continue;
+            }
+            if (j != --n) { /* the last busy slot fills the hole */
+                mb_assign(&m, j, m.lane[n], nr);
+                m.chain[j] = m.chain[n];
+                m.in[j] = m.in[n];
+                m.out[j] = m.out[n];
+                m.left[j] = m.left[n];
+            }
+        }
+    }
+    if (n == 1) { /* the last lane alone: the single-message path */
+        l = m.lane[0];
+        storeu(l->iv, m.chain[0]);
+        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+    }
+    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
 static const struct aesir_engine engine = {
     .name = "aesni",
     .description = "x86 AES-NI on SSE registers, 8 blocks in flight",
@@ -540,6 +711,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cbc_enc_many = cbc_enc_many,
 };
 
 const struct aesir_engine *aesir_engine_aesni(void)

@@ -34,6 +34,9 @@
  *  - CBC encryption is serial; it runs on xmm with the round keys in
  *    registers at the aesenc latency bound, the XOR with the next
  *    plaintext folded into aesenclast's key.
+ *  - Multi-buffer CBC encryption (cbc_enc_many): up to 16 independent
+ *    messages, 2 per ymm, each lane with its own round keys, so that
+ *    many chains together fill the AES units (see the section below).
  * Tails. After the bulk loop, 1..15 blocks remain; they go in one more
  * pass of ceil(r / 2) vectors (a version of the kernel for each count
  * 1..8), the last of which, for an odd r, is loaded and stored as an xmm
@@ -48,8 +51,10 @@
  * aesimc on rounds 1..nr-1). Expansion: aesni_keys.h.
  *
  * Constant time: yes. The AES instructions take data-independent time;
- * branches and addresses depend only on nr, the block count and the
- * counter (public); no table look-ups.
+ * branches and addresses depend only on nr, the block count, the counter
+ * and (multi-buffer) the message lengths and count (public); no table
+ * look-ups. The multi-buffer path copies round keys into a stack table,
+ * wiped before it returns.
  *
  * Batch: 16 blocks. Requires VAES, AVX2 and AES-NI (key expansion, the
  * xmm paths), and OS support for ymm state.
@@ -415,6 +420,304 @@ FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
 }
 
 /* ---------------------------------------------------------------------
+ * Multi-buffer CBC encryption
+ *
+ * As in vaes_avx512.c (the manager, the key table kt[r][slot], dummy
+ * slots), with 16 slots in 8 ymm vectors of 2: 8 vaesenc ymm per round
+ * at 2 per cycle is 4 cycles, above the 3-cycle latency, so 16 messages
+ * can keep the AES units busy. Each slot's 4 blocks are two 32-byte
+ * loads and stores, regrouped by vperm2i128 (block by block, 16 messages
+ * 4 KiB apart ran 3x slower: see vaes_avx512.c). 16 ymm registers hold
+ * the 8 chains and a few temporaries; the regrouped blocks live on the
+ * stack, which costs loads and stores, not AES issue slots.
+ */
+
+#define MB_SLOTS 16
+
+struct mb {
+    _Alignas(64) uint8_t kt[15][MB_SLOTS][16]; /* kt[r][j]: K_r of slot j */
+    _Alignas(64) uint8_t chain[MB_SLOTS][16];  /* IV or last ciphertext */
+    const uint8_t *in[MB_SLOTS];
+    uint8_t *out[MB_SLOTS];
+    size_t left[MB_SLOTS];
+    struct aesir_cbc_lane *lane[MB_SLOTS];
+};
+
+/* Hides where the key table is, once per step: the keys stay memory
+ * operands of vaesenc (88 do not fit in 16 registers). */
+INL const uint8_t *mb_opaque(const uint8_t *p)
+{
+    __asm__("" : "+r"(p));
+    return p;
+}
+
+INL __m128i mb_ld(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+INL void mb_st(uint8_t *p, __m128i v)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+}
+
+INL __m256i mb_key(const uint8_t *kt, unsigned r, unsigned v)
+{
+    return _mm256_load_si256(
+        (const __m256i *)(const void *)(kt + 256 * r + 32 * v));
+}
+
+/* Rounds 1..nr of the nv vectors x, slot keys from the table. */
+INL void mb_rounds(const uint8_t *kt, __m256i *x, unsigned nv, unsigned nr)
+{
+    for (unsigned r = 1; r < nr; r++)
+        for (unsigned v = 0; v < nv; v++) {
+            __m256i t = _mm256_aesenc_epi128(x[v], mb_key(kt, r, v));
+            PIN(t);
+            x[v] = t;
+        }
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = _mm256_aesenclast_epi128(x[v], mb_key(kt, nr, v));
+}
+
+/*
+ * groups x 4 blocks of slots 0..n-1 in nv vectors of 2 slots. Each
+ * slot's 4 blocks are read as two 32-byte loads and written as two
+ * stores; vperm2i128 regroups them through st[s][v] = block s of the 2
+ * slots of vector v (16 registers do not hold them all: the compiler
+ * keeps st on the stack, which costs loads and stores, not AES slots).
+ */
+INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
+                    size_t groups)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    __m256i x[8], st0[8], st1[8], st2[8], st3[8];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] =
+            _mm256_load_si256((const __m256i *)(const void *)m->chain[2 * v]);
+    for (size_t off = 0; off < 64 * groups; off += 64) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++) {
+            const uint8_t *a = m->in[2 * v] + off, *b = m->in[2 * v + 1] + off;
+            __m256i a0 = _mm256_loadu_si256((const __m256i *)(const void *)a);
+            __m256i a1 =
+                _mm256_loadu_si256((const __m256i *)(const void *)(a + 32));
+            __m256i b0 = _mm256_loadu_si256((const __m256i *)(const void *)b);
+            __m256i b1 =
+                _mm256_loadu_si256((const __m256i *)(const void *)(b + 32));
+            st0[v] = _mm256_permute2x128_si256(a0, b0, 0x20);
+            st1[v] = _mm256_permute2x128_si256(a0, b0, 0x31);
+            st2[v] = _mm256_permute2x128_si256(a1, b1, 0x20);
+            st3[v] = _mm256_permute2x128_si256(a1, b1, 0x31);
+        }
+#define MB_STEP(st)                                                            \
+    do {                                                                       \
+        kt = mb_opaque(kt);                                                    \
+        for (unsigned v = 0; v < nv; v++)                                      \
+            x[v] = _mm256_xor_si256(                                           \
+                x[v], _mm256_xor_si256(st[v], mb_key(kt, 0, v)));              \
+        mb_rounds(kt, x, nv, nr);                                              \
+        for (unsigned v = 0; v < nv; v++)                                      \
+            st[v] = x[v];                                                      \
+    } while (0)
+        MB_STEP(st0);
+        MB_STEP(st1);
+        MB_STEP(st2);
+        MB_STEP(st3);
+#undef MB_STEP
+        for (unsigned v = 0; v < nv; v++) {
+            uint8_t *a = m->out[2 * v] + off, *b = m->out[2 * v + 1] + off;
+            _mm256_storeu_si256(
+                (__m256i *)(void *)a,
+                _mm256_permute2x128_si256(st0[v], st1[v], 0x20));
+            _mm256_storeu_si256(
+                (__m256i *)(void *)(a + 32),
+                _mm256_permute2x128_si256(st2[v], st3[v], 0x20));
+            if (2 * v + 1 < n) {
+                _mm256_storeu_si256(
+                    (__m256i *)(void *)b,
+                    _mm256_permute2x128_si256(st0[v], st1[v], 0x31));
+                _mm256_storeu_si256(
+                    (__m256i *)(void *)(b + 32),
+                    _mm256_permute2x128_si256(st2[v], st3[v], 0x31));
+            }
+        }
+    }
+    for (unsigned v = 0; v < nv; v++)
+        _mm256_store_si256((__m256i *)(void *)m->chain[2 * v], x[v]);
+}
+
+/* steps (< 4) single blocks, gathered and scattered slot by slot. */
+INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                    size_t off0, size_t steps)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    __m256i x[8];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] =
+            _mm256_load_si256((const __m256i *)(const void *)m->chain[2 * v]);
+    for (size_t off = off0; off < off0 + 16 * steps; off += 16) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++) {
+            __m256i p = _mm256_castsi128_si256(mb_ld(m->in[2 * v] + off));
+            p = _mm256_inserti128_si256(p, mb_ld(m->in[2 * v + 1] + off), 1);
+            x[v] =
+                _mm256_xor_si256(x[v], _mm256_xor_si256(p, mb_key(kt, 0, v)));
+        }
+        mb_rounds(kt, x, nv, nr);
+        for (unsigned v = 0; v < nv; v++) {
+            mb_st(m->out[2 * v] + off, _mm256_castsi256_si128(x[v]));
+            if (2 * v + 1 < n)
+                mb_st(m->out[2 * v + 1] + off,
+                      _mm256_extracti128_si256(x[v], 1));
+        }
+    }
+    for (unsigned v = 0; v < nv; v++)
+        _mm256_store_si256((__m256i *)(void *)m->chain[2 * v], x[v]);
+}
+
+INL void mb_kernel_nr(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                      size_t steps)
+{
+    if (steps >= 4) {
+        if (nr == 10)
+            mb_kernel4(m, nv, n, 10, steps / 4);
+        else if (nr == 12)
+            mb_kernel4(m, nv, n, 12, steps / 4);
+        else
+            mb_kernel4(m, nv, n, 14, steps / 4);
+    }
+    if (steps % 4 != 0)
+        mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4);
+}
+
+FN void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    unsigned nv = (n + 1) / 2;
+    if (n % 2 != 0)
+        m->in[n] = m->in[0];
+    switch (nv) {
+    case 1:
+        mb_kernel_nr(m, 1, n, nr, steps);
+        break;
+    case 2:
+        mb_kernel_nr(m, 2, n, nr, steps);
+        break;
+    case 3:
+        mb_kernel_nr(m, 3, n, nr, steps);
+        break;
+    case 4:
+        mb_kernel_nr(m, 4, n, nr, steps);
+        break;
+    case 5:
+        mb_kernel_nr(m, 5, n, nr, steps);
+        break;
+    case 6:
+        mb_kernel_nr(m, 6, n, nr, steps);
+        break;
+    case 7:
+        mb_kernel_nr(m, 7, n, nr, steps);
+        break;
+    default:
+        mb_kernel_nr(m, 8, n, nr, steps);
+        break;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        m->in[j] += 16 * steps;
+        m->out[j] += 16 * steps;
+        m->left[j] -= steps;
+    }
+}
+
+/* Slot j takes lane l: its round keys into column j of the table. */
+INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
+                   unsigned nr)
+{
+    /* 11 keys in a loop the compiler unrolls, then 0, 2 or 4: a loop
+     * over all nr + 1 cost more than the AES work of a one-block
+     * message */
+    for (unsigned r = 0; r <= 10; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    for (unsigned r = 11; r <= nr; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    memcpy(m->chain[j], l->iv, 16);
+    m->in[j] = l->in;
+    m->out[j] = l->out;
+    m->left[j] = l->nblocks;
+    m->lane[j] = l;
+}
+
+static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
+                                      size_t nlanes, size_t *next)
+{
+    while (*next < nlanes) {
+        struct aesir_cbc_lane *l = &lanes[(*next)++];
+        if (l->nblocks != 0)
+            return l;
+    }
+    return NULL;
+}
+
+FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+{
+    struct mb m;
+    struct aesir_cbc_lane *l;
+    size_t next = 0, busy = 0;
+    unsigned n = 0;
+
+    for (size_t i = 0; i < nlanes && busy < 2; i++)
+        busy += lanes[i].nblocks != 0;
+    if (busy < 2) {
+        for (size_t i = 0; i < nlanes; i++)
+            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+                    lanes[i].nblocks);
+        return;
+    }
+    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+        mb_assign(&m, n++, l, nr);
+    /* The dummy slots of the last vector (results never stored) read
+     * columns no lane took: zeroed, so nothing reads uninitialised
+     * memory. Columns freed later keep their old keys. */
+    for (unsigned j = n; j % 2 != 0; j++) {
+        for (unsigned r = 0; r <= nr; r++)
+            _mm_store_si128((__m128i *)(void *)m.kt[r][j], _mm_setzero_si128());
+        memset(m.chain[j], 0, 16);
+    }
+    while (n > 1) {
+        size_t steps = m.left[0];
+        for (unsigned j = 1; j < n; j++)
+            steps = m.left[j] < steps ? m.left[j] : steps;
+        mb_run(&m, n, nr, steps);
+        for (unsigned j = 0; j < n;) {
+            if (m.left[j] != 0) {
+                j++;
+                continue;
+            }
+            memcpy(m.lane[j]->iv, m.chain[j], 16);
+            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+                mb_assign(&m, j, l, nr);
+                continue;
+            }
+            if (j != --n) {
+                mb_assign(&m, j, m.lane[n], nr);
+                memcpy(m.chain[j], m.chain[n], 16);
+                m.in[j] = m.in[n];
+                m.out[j] = m.out[n];
+                m.left[j] = m.left[n];
+            }
+        }
+    }
+    if (n == 1) {
+        l = m.lane[0];
+        memcpy(l->iv, m.chain[0], 16);
+        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+    }
+    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
+/* ---------------------------------------------------------------------
  * Key setup
  * ------------------------------------------------------------------- */
 
@@ -440,6 +743,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_crypt,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cbc_enc_many = cbc_enc_many,
 };
 
 const struct aesir_engine *aesir_engine_vaes_avx2(void)

@@ -33,6 +33,9 @@
  *    registers at the aesenc latency bound: nr aesenc latencies per block.
  *    The XOR with the next plaintext block (and round key 0) is folded
  *    into aesenclast's key, so nothing but AES rounds is on the chain.
+ *  - Multi-buffer CBC encryption (cbc_enc_many): up to 16 independent
+ *    messages, 4 per zmm, each 128-bit lane with its own round keys, so
+ *    that many chains together fill the AES unit (see the section below).
  * Tails. After the bulk loop, 1..31 blocks remain: they go in one more
  * pass of ceil(r / 4) zmm vectors (a version of the kernel for each count
  * 1..8), the last vector loaded and stored with a byte mask
@@ -47,8 +50,10 @@
  * cipher's (reversed, aesimc on rounds 1..nr-1). Expansion: aesni_keys.h.
  *
  * Constant time: yes. The AES instructions take data-independent time;
- * branches and addresses depend only on nr, the block count and the
- * counter (public); no table look-ups.
+ * branches and addresses depend only on nr, the block count, the counter
+ * and (multi-buffer) the message lengths and count (public); no table
+ * look-ups. The multi-buffer path copies round keys into a stack table,
+ * wiped before it returns.
  *
  * Batch: 32 blocks. Requires VAES, AVX512F, AVX512BW (byte masks),
  * AVX512VL and AES-NI (key expansion), and OS support for zmm state.
@@ -399,6 +404,321 @@ FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
 }
 
 /* ---------------------------------------------------------------------
+ * Multi-buffer CBC encryption
+ *
+ * One CBC chain keeps one vaesenc in flight where the unit takes one per
+ * cycle at a latency of 3; 16 independent messages fill it: 4 zmm of 4
+ * messages each, every 128-bit lane with its own round keys. The manager
+ * (cbc_enc_many) gives each of 16 slots a message (lane) and copies the
+ * lane's round keys into column j of a stack table, so that row r holds
+ * round key r of 16 slots and a 64-byte load is the key operand of one
+ * vaesenc for 4 slots:
+ *
+ *   kt[r]:  | K_r slot 0 | K_r slot 1 | ... | K_r slot 15 |   (r = 0..nr)
+ *           '---- zmm of vector 0 ----'     '- vector 3 -'
+ *
+ * A kernel call runs the busy slots in lock step for as many blocks as the
+ * shortest has left; then finished slots take the next waiting lane, or
+ * the last busy slot moves into the hole (busy slots stay 0..n-1, in
+ * ceil(n/4) vectors; the rest of the last vector are dummies that read
+ * slot 0's input and store nothing). The last lane alone goes to cbc_enc.
+ *
+ * Data moves 4 blocks at a time: each slot's 4 blocks are one 64-byte
+ * load, and a 4 x 4 transpose of 128-bit blocks (8 vshufi64x2) turns the
+ * 4 loads of a vector into its 4 steps; the ciphertexts go back the same
+ * way. Gathering block by block (vinserti32x4 / vextracti32x4) was 3x
+ * slower with 16 messages 4 KiB apart (4.7 instead of 14 GB/s): 32
+ * streams at the same offset in their pages share one L1 set (12 ways),
+ * so a line touched 4 times 40 cycles apart was refetched every time.
+ *
+ * The chaining XOR is one vpternlogd (C ^ P ^ K0). With 16 slots the
+ * loop is throughput-bound (40 vaesenc per 16 blocks, 31 cycles of
+ * chain); with 8, latency-bound at 31 cycles per 8 blocks.
+ */
+
+#define MB_SLOTS 16
+
+struct mb {
+    _Alignas(64) uint8_t kt[15][MB_SLOTS][16]; /* kt[r][j]: K_r of slot j */
+    _Alignas(64) uint8_t chain[MB_SLOTS][16];  /* IV or last ciphertext */
+    const uint8_t *in[MB_SLOTS];
+    uint8_t *out[MB_SLOTS];
+    size_t left[MB_SLOTS];
+    struct aesir_cbc_lane *lane[MB_SLOTS];
+};
+
+/* Hides where the key table is, once per step, so the compilers keep
+ * round keys as memory operands of vaesenc instead of hoisting them into
+ * registers (44 keys do not fit) and spilling them to the stack (clang
+ * did: 12.8 instead of 13.8 GB/s). */
+INL const uint8_t *mb_opaque(const uint8_t *p)
+{
+    __asm__("" : "+r"(p));
+    return p;
+}
+
+INL __m128i mb_ld(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+INL void mb_st(uint8_t *p, __m128i v)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, v);
+}
+
+/* Rounds 1..nr of the nv vectors x, slot keys from the table. */
+INL void mb_rounds(const uint8_t *kt, __m512i *x, unsigned nv, unsigned nr)
+{
+    for (unsigned r = 1; r < nr; r++)
+        for (unsigned v = 0; v < nv; v++) {
+            __m512i t = _mm512_aesenc_epi128(
+                x[v], _mm512_load_si512(kt + 256 * r + 64 * v));
+            PIN(t);
+            x[v] = t;
+        }
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = _mm512_aesenclast_epi128(
+            x[v], _mm512_load_si512(kt + 256 * nr + 64 * v));
+}
+
+/* 4 x 4 transpose of 128-bit blocks: block s of *ai <-> block i of *as. */
+INL void mb_transpose(__m512i *a0, __m512i *a1, __m512i *a2, __m512i *a3)
+{
+    __m512i t0 = _mm512_shuffle_i64x2(*a0, *a1, 0x44);
+    __m512i t1 = _mm512_shuffle_i64x2(*a0, *a1, 0xee);
+    __m512i t2 = _mm512_shuffle_i64x2(*a2, *a3, 0x44);
+    __m512i t3 = _mm512_shuffle_i64x2(*a2, *a3, 0xee);
+    *a0 = _mm512_shuffle_i64x2(t0, t2, 0x88);
+    *a1 = _mm512_shuffle_i64x2(t0, t2, 0xdd);
+    *a2 = _mm512_shuffle_i64x2(t1, t3, 0x88);
+    *a3 = _mm512_shuffle_i64x2(t1, t3, 0xdd);
+}
+
+/*
+ * groups x 4 blocks of slots 0..n-1, in nv vectors of 4 slots (slots n..
+ * of the last vector are dummies: they read slot 0's input and store
+ * nothing). Each slot's 4 blocks are one 64-byte load and one 64-byte
+ * store, transposed so that vector v at step s holds block s of its 4
+ * slots.
+ */
+INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
+                    size_t groups)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    /* ds[v]: block s of the 4 slots of vector v (one array per step, so
+     * that every index is a loop variable the compilers unroll) */
+    __m512i x[4], d0[4], d1[4], d2[4], d3[4];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = _mm512_load_si512(m->chain[4 * v]);
+    for (size_t off = 0; off < 64 * groups; off += 64) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++) {
+            d0[v] = _mm512_loadu_si512(m->in[4 * v] + off);
+            d1[v] = _mm512_loadu_si512(m->in[4 * v + 1] + off);
+            d2[v] = _mm512_loadu_si512(m->in[4 * v + 2] + off);
+            d3[v] = _mm512_loadu_si512(m->in[4 * v + 3] + off);
+            mb_transpose(&d0[v], &d1[v], &d2[v], &d3[v]);
+        }
+        /* one CBC step: x = E(x ^ P ^ K0), and d = x, the ciphertext */
+#define MB_STEP(d)                                                             \
+    do {                                                                       \
+        kt = mb_opaque(kt);                                                    \
+        for (unsigned v = 0; v < nv; v++)                                      \
+            x[v] = _mm512_ternarylogic_epi32(                                  \
+                d[v], x[v], _mm512_load_si512(kt + 64 * v), 0x96);             \
+        mb_rounds(kt, x, nv, nr);                                              \
+        for (unsigned v = 0; v < nv; v++)                                      \
+            d[v] = x[v];                                                       \
+    } while (0)
+        MB_STEP(d0);
+        MB_STEP(d1);
+        MB_STEP(d2);
+        MB_STEP(d3);
+#undef MB_STEP
+        for (unsigned v = 0; v < nv; v++) {
+            mb_transpose(&d0[v], &d1[v], &d2[v], &d3[v]);
+            _mm512_storeu_si512(m->out[4 * v] + off, d0[v]);
+            if (4 * v + 1 < n)
+                _mm512_storeu_si512(m->out[4 * v + 1] + off, d1[v]);
+            if (4 * v + 2 < n)
+                _mm512_storeu_si512(m->out[4 * v + 2] + off, d2[v]);
+            if (4 * v + 3 < n)
+                _mm512_storeu_si512(m->out[4 * v + 3] + off, d3[v]);
+        }
+    }
+    for (unsigned v = 0; v < nv; v++)
+        _mm512_store_si512(m->chain[4 * v], x[v]);
+}
+
+/* steps (< 4) single blocks, gathered and scattered slot by slot. */
+INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                    size_t off0, size_t steps)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    __m512i x[4];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = _mm512_load_si512(m->chain[4 * v]);
+    for (size_t off = off0; off < off0 + 16 * steps; off += 16) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++) {
+            __m512i p = _mm512_castsi128_si512(mb_ld(m->in[4 * v] + off));
+            p = _mm512_inserti32x4(p, mb_ld(m->in[4 * v + 1] + off), 1);
+            p = _mm512_inserti32x4(p, mb_ld(m->in[4 * v + 2] + off), 2);
+            p = _mm512_inserti32x4(p, mb_ld(m->in[4 * v + 3] + off), 3);
+            x[v] = _mm512_ternarylogic_epi32(
+                x[v], p, _mm512_load_si512(kt + 64 * v), 0x96);
+        }
+        mb_rounds(kt, x, nv, nr);
+        for (unsigned v = 0; v < nv; v++) {
+            mb_st(m->out[4 * v] + off, _mm512_castsi512_si128(x[v]));
+            if (4 * v + 1 < n)
+                mb_st(m->out[4 * v + 1] + off,
+                      _mm512_extracti32x4_epi32(x[v], 1));
+            if (4 * v + 2 < n)
+                mb_st(m->out[4 * v + 2] + off,
+                      _mm512_extracti32x4_epi32(x[v], 2));
+            if (4 * v + 3 < n)
+                mb_st(m->out[4 * v + 3] + off,
+                      _mm512_extracti32x4_epi32(x[v], 3));
+        }
+    }
+    for (unsigned v = 0; v < nv; v++)
+        _mm512_store_si512(m->chain[4 * v], x[v]);
+}
+
+/* The kernels for nv vectors; nr a constant in the bulk kernel, so its
+ * rounds unroll. */
+INL void mb_kernels(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                    size_t steps)
+{
+    if (steps >= 4) {
+        if (nr == 10)
+            mb_kernel4(m, nv, n, 10, steps / 4);
+        else if (nr == 12)
+            mb_kernel4(m, nv, n, 12, steps / 4);
+        else
+            mb_kernel4(m, nv, n, 14, steps / 4);
+    }
+    if (steps % 4 != 0)
+        mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4);
+}
+
+FN void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    unsigned nv = (n + 3) / 4;
+    for (unsigned j = n; j < 4 * nv; j++)
+        m->in[j] = m->in[0];
+    switch (nv) {
+    case 1:
+        mb_kernels(m, 1, n, nr, steps);
+        break;
+    case 2:
+        mb_kernels(m, 2, n, nr, steps);
+        break;
+    case 3:
+        mb_kernels(m, 3, n, nr, steps);
+        break;
+    default:
+        mb_kernels(m, 4, n, nr, steps);
+        break;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        m->in[j] += 16 * steps;
+        m->out[j] += 16 * steps;
+        m->left[j] -= steps;
+    }
+}
+
+/* Slot j takes lane l: its round keys into column j of the table. */
+INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
+                   unsigned nr)
+{
+    /* 11 keys in a loop the compiler unrolls, then 0, 2 or 4: a loop
+     * over all nr + 1 cost more than the AES work of a one-block
+     * message */
+    for (unsigned r = 0; r <= 10; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    for (unsigned r = 11; r <= nr; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    memcpy(m->chain[j], l->iv, 16);
+    m->in[j] = l->in;
+    m->out[j] = l->out;
+    m->left[j] = l->nblocks;
+    m->lane[j] = l;
+}
+
+static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
+                                      size_t nlanes, size_t *next)
+{
+    while (*next < nlanes) {
+        struct aesir_cbc_lane *l = &lanes[(*next)++];
+        if (l->nblocks != 0)
+            return l;
+    }
+    return NULL;
+}
+
+FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+{
+    struct mb m;
+    struct aesir_cbc_lane *l;
+    size_t next = 0, busy = 0;
+    unsigned n = 0;
+
+    for (size_t i = 0; i < nlanes && busy < 2; i++)
+        busy += lanes[i].nblocks != 0;
+    if (busy < 2) {
+        for (size_t i = 0; i < nlanes; i++)
+            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+                    lanes[i].nblocks);
+        return;
+    }
+    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+        mb_assign(&m, n++, l, nr);
+    /* The dummy slots of the last vector (results never stored) read
+     * columns no lane took: zeroed, so nothing reads uninitialised
+     * memory. Columns freed later keep their old keys. */
+    for (unsigned j = n; j % 4 != 0; j++) {
+        for (unsigned r = 0; r <= nr; r++)
+            _mm_store_si128((__m128i *)(void *)m.kt[r][j], _mm_setzero_si128());
+        memset(m.chain[j], 0, 16);
+    }
+    while (n > 1) {
+        size_t steps = m.left[0];
+        for (unsigned j = 1; j < n; j++)
+            steps = m.left[j] < steps ? m.left[j] : steps;
+        mb_run(&m, n, nr, steps);
+        for (unsigned j = 0; j < n;) {
+            if (m.left[j] != 0) {
+                j++;
+                continue;
+            }
+            memcpy(m.lane[j]->iv, m.chain[j], 16);
+            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+                mb_assign(&m, j, l, nr);
+                continue;
+            }
+            if (j != --n) {
+                mb_assign(&m, j, m.lane[n], nr);
+                memcpy(m.chain[j], m.chain[n], 16);
+                m.in[j] = m.in[n];
+                m.out[j] = m.out[n];
+                m.left[j] = m.left[n];
+            }
+        }
+    }
+    if (n == 1) {
+        l = m.lane[0];
+        memcpy(l->iv, m.chain[0], 16);
+        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+    }
+    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
+/* ---------------------------------------------------------------------
  * Key setup
  * ------------------------------------------------------------------- */
 
@@ -425,6 +745,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_crypt,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cbc_enc_many = cbc_enc_many,
 };
 
 const struct aesir_engine *aesir_engine_vaes_avx512(void)
