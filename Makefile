@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
-	install clean format ct-check dudect
+	install clean format ct-check dudect cross-test wasm-speed
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -68,6 +68,20 @@ DUDECT_FLAGS ?=
 dudect: all
 	$(BUILD)/tests/dudect --seconds $(DUDECT_SECONDS) $(DUDECT_FLAGS)
 
+# The cross-architecture matrix (tests/cross-test.sh): aarch64, 32-bit
+# PowerPC G4, ppc64le POWER8 and s390x under qemu-user, wasm32 under
+# Node.js; the whole test suite on each. CROSS_TARGETS picks some.
+CROSS_TARGETS ?=
+cross-test:
+	sh tests/cross-deps.sh
+	sh tests/cross-test.sh $(CROSS_TARGETS)
+
+# aesir's engines compiled to wasm32 (with and without SIMD128), timed
+# under Node.js: bench/wasm-speed.sh.
+wasm-speed:
+	sh tests/cross-deps.sh
+	sh bench/wasm-speed.sh
+
 install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
@@ -75,4 +89,4 @@ format:
 	clang-format -i include/*.h src/*/*.[ch] tools/*.c tests/*.c
 
 clean:
-	rm -rf $(BUILD) $(DEBUG_BUILD)
+	rm -rf $(BUILD) $(DEBUG_BUILD) build-cross

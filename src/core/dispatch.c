@@ -29,20 +29,32 @@ struct entry {
     const struct aesir_engine *(*get)(void);
 };
 
+/* A build with AESIR_HW_ENGINES=OFF leaves the engines that use AES
+ * instructions out; they stay in the registry, by name, as unavailable. */
+#ifdef AESIR_NO_HW_ENGINES
+static const struct aesir_engine *not_built(void)
+{
+    return NULL;
+}
+#define HW(get) not_built
+#else
+#define HW(get) get
+#endif
+
 static const struct entry registry[] = {
     {"ref", 0, aesir_engine_ref},
     {"ref-otf", 0, aesir_engine_ref_otf},
     {"ttable", 0, aesir_engine_ttable},
     {"ct64", ENGINE_CT, aesir_engine_ct64},
     {"vperm-ssse3", ENGINE_CT, aesir_engine_vperm_ssse3},
-    {"aesni", ENGINE_CT | ENGINE_HW, aesir_engine_aesni},
-    {"vaes-avx2", ENGINE_CT | ENGINE_HW, aesir_engine_vaes_avx2},
-    {"vaes-avx512", ENGINE_CT | ENGINE_HW, aesir_engine_vaes_avx512},
+    {"aesni", ENGINE_CT | ENGINE_HW, HW(aesir_engine_aesni)},
+    {"vaes-avx2", ENGINE_CT | ENGINE_HW, HW(aesir_engine_vaes_avx2)},
+    {"vaes-avx512", ENGINE_CT | ENGINE_HW, HW(aesir_engine_vaes_avx512)},
     {"vperm-neon", ENGINE_CT, aesir_engine_vperm_neon},
     {"vperm-altivec", ENGINE_CT, aesir_engine_vperm_altivec},
     {"vperm-wasm", ENGINE_CT, aesir_engine_vperm_wasm},
-    {"armv8-ce", ENGINE_CT | ENGINE_HW, aesir_engine_armv8_ce},
-    {"pwr8", ENGINE_CT | ENGINE_HW, aesir_engine_pwr8},
+    {"armv8-ce", ENGINE_CT | ENGINE_HW, HW(aesir_engine_armv8_ce)},
+    {"pwr8", ENGINE_CT | ENGINE_HW, HW(aesir_engine_pwr8)},
 };
 
 #define NENGINES (sizeof(registry) / sizeof(registry[0]))
