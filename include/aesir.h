@@ -141,6 +141,27 @@ AESIR_API AESIR_WARN_UNUSED int aesir_engine_selftest(const char *name);
  */
 AESIR_API const char *aesir_cpu_feature(size_t i, int *present);
 
+/*
+ * aesir_cpu_model -- the CPU model class the default engine's choice
+ * depends on: "intel-spr", "intel-icl-client", "amd-zen4", or "other"
+ * (no rule of its own). It comes from the CPUID vendor, family and model,
+ * or from the environment variable AESIR_CPU_MODEL when that holds one of
+ * these names (for tests; other values are ignored). When ident is not
+ * NULL it receives this CPU's own identity as text, e.g. "AuthenticAMD
+ * family 0x19 model 0x11" (empty where there is no CPUID). Probed once.
+ */
+AESIR_API const char *aesir_cpu_model(char ident[48]);
+
+/*
+ * aesir_engine_ranked -- name of the i-th engine in the order the default
+ * is chosen from on this CPU, fastest first: available engines only,
+ * constant-time or not (the default is the first constant-time one,
+ * unless AESIR_ENGINE names another). NULL past the last. When why is not
+ * NULL, *why is set to one line naming the rule that ordered them (per
+ * CPU model) and where its figures come from.
+ */
+AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
+
 /* ---------------------------------------------------------------------
  * Block cipher: key contexts
  * ------------------------------------------------------------------- */

@@ -453,6 +453,33 @@ static void test_engines(void)
             !strcmp(nm, "ttable"))
             CHECK(!(aesir_engine_flags(i) & AESIR_ENGINE_CONSTANT_TIME));
     }
+    /* The ranking lists every available engine once, and nothing else;
+     * without AESIR_ENGINE the default is its first constant-time one. */
+    {
+        const char *why = NULL, *name, *first_ct = NULL;
+        char ident[48];
+        size_t n = 0, avail = 0;
+        for (; (name = aesir_engine_ranked(n, &why)) != NULL; n++) {
+            int k = aesir_engine_find(name);
+            CHECK(k >= 0);
+            CHECK(aesir_engine_flags((size_t)k) & AESIR_ENGINE_AVAILABLE);
+            for (size_t j = 0; j < n; j++)
+                CHECK(strcmp(aesir_engine_ranked(j, NULL), name) != 0);
+            if (first_ct == NULL &&
+                (aesir_engine_flags((size_t)k) & AESIR_ENGINE_CONSTANT_TIME))
+                first_ct = name;
+        }
+        for (size_t i = 0; i < count; i++)
+            avail += (aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE) != 0;
+        CHECK_EQ(n, avail);
+        CHECK(why != NULL && why[0] != '\0');
+        CHECK(aesir_cpu_model(ident) != NULL);
+        CHECK(aesir_cpu_model(NULL) == aesir_cpu_model(ident));
+        if (getenv("AESIR_ENGINE") == NULL && first_ct != NULL)
+            CHECK(strcmp(aesir_engine_default(), first_ct) == 0);
+        printf("cpu model: %s (%s); rule: %s\n", aesir_cpu_model(NULL), ident,
+               why);
+    }
     /* The rule: the default is constant-time whenever any available
      * engine is; only a build without one falls back to ttable. (With
      * AESIR_ENGINE naming an available engine, that engine wins.) */

@@ -33,6 +33,8 @@ static int cmd_info(void)
 {
     const char *def = aesir_engine_default();
     unsigned def_flags = aesir_engine_flags((size_t)aesir_engine_find(def));
+    const char *model, *name, *why = NULL;
+    char ident[48];
 
     printf("aesir %s\n\ncpu features:", aesir_version());
     for (size_t i = 0;; i++) {
@@ -45,6 +47,10 @@ static int cmd_info(void)
     }
     if (getenv("AESIR_CPU_DISABLE") != NULL)
         printf("  (AESIR_CPU_DISABLE=%s)", getenv("AESIR_CPU_DISABLE"));
+    model = aesir_cpu_model(ident);
+    printf("\ncpu model: %s (%s)", model, ident[0] != '\0' ? ident : "no CPUID");
+    if (getenv("AESIR_CPU_MODEL") != NULL)
+        printf("  (AESIR_CPU_MODEL=%s)", getenv("AESIR_CPU_MODEL"));
     printf("\n\n");
     printf("%-10s %-9s %-13s %-8s %s\n", "engine", "available",
            "constant-time", "hardware", "description");
@@ -56,7 +62,12 @@ static int cmd_info(void)
                f & AESIR_ENGINE_HARDWARE ? "yes" : "no",
                aesir_engine_description(i));
     }
-    printf("\ndefault: %s\n", def);
+    /* The order the default is chosen from, and the rule behind it. */
+    printf("\nranking (fastest first, * default):");
+    for (size_t i = 0; (name = aesir_engine_ranked(i, &why)) != NULL; i++)
+        printf(" %s%s", name, strcmp(name, def) == 0 ? "*" : "");
+    printf("\nrule: %s\n", why != NULL ? why : "(none)");
+    printf("default: %s\n", def);
     if (!(def_flags & AESIR_ENGINE_CONSTANT_TIME))
         printf("WARNING: the default engine is NOT constant-time: its table "
                "look-ups can leak the key through the cache (%s).\n",

@@ -13,6 +13,15 @@
  * be exercised on a CPU that has everything (BoringSSL's OPENSSL_ia32cap
  * habit). The result is computed once and cached; concurrent first calls
  * compute the same value, so the race is harmless.
+ *
+ * The same probe classifies the CPU model for dispatch.c's per-CPU rules:
+ * x86 vendor string (CPUID leaf 0) and family/model (leaf 1, with the
+ * extended fields added as Intel's SDM vol. 2A and AMD's APM vol. 3
+ * define them), matched against the small table below.
+ * AESIR_CPU_MODEL=<name> ("amd-zen4", "intel-spr", "intel-icl-client",
+ * "other") replaces the result, so the rules can be tested on any CPU;
+ * an unknown name is ignored. The model lives in bits 26..29 of the one
+ * cached word, next to the features.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -44,6 +53,91 @@ static const struct {
     {"altivec", AESIR_CPU_ALTIVEC},     {"power8", AESIR_CPU_POWER8},
     {"simd128", AESIR_CPU_SIMD128},
 };
+
+static const char *const model_names[AESIR_CPU_MODEL_COUNT] = {
+    [AESIR_CPU_MODEL_OTHER] = "other",
+    [AESIR_CPU_MODEL_INTEL_ICL_CLIENT] = "intel-icl-client",
+    [AESIR_CPU_MODEL_INTEL_SPR] = "intel-spr",
+    [AESIR_CPU_MODEL_AMD_ZEN4] = "amd-zen4",
+};
+
+#define MODEL_SHIFT 26
+#define MODEL_BITS (0xfu << MODEL_SHIFT)
+
+#ifdef AESIR_X86
+/*
+ * Which CPUID family/model is which model class. Intel family 6 model
+ * numbers: Linux arch/x86/include/asm/intel-family.h (ICELAKE 0x7D,
+ * ICELAKE_L 0x7E, TIGERLAKE_L 0x8C, TIGERLAKE 0x8D, SAPPHIRERAPIDS_X
+ * 0x8F, EMERALDRAPIDS_X 0xCF). AMD Zen 4: family 19h, models 10h-1Fh and
+ * 60h-AFh, as Linux arch/x86/kernel/cpu/amd.c sets X86_FEATURE_ZEN4.
+ */
+static const struct {
+    const char *vendor;
+    unsigned family, model_lo, model_hi;
+    unsigned id;
+} model_table[] = {
+    {"GenuineIntel", 6, 0x7d, 0x7e, AESIR_CPU_MODEL_INTEL_ICL_CLIENT},
+    {"GenuineIntel", 6, 0x8c, 0x8d, AESIR_CPU_MODEL_INTEL_ICL_CLIENT},
+    {"GenuineIntel", 6, 0x8f, 0x8f, AESIR_CPU_MODEL_INTEL_SPR},
+    {"GenuineIntel", 6, 0xcf, 0xcf, AESIR_CPU_MODEL_INTEL_SPR},
+    {"AuthenticAMD", 0x19, 0x10, 0x1f, AESIR_CPU_MODEL_AMD_ZEN4},
+    {"AuthenticAMD", 0x19, 0x60, 0xaf, AESIR_CPU_MODEL_AMD_ZEN4},
+};
+
+/* Vendor string, family and model from CPUID leaves 0 and 1; 0 when the
+ * CPU has no CPUID. */
+static int x86_ident(char vendor[13], unsigned *family, unsigned *model)
+{
+    unsigned a, b, c, d, fam;
+
+    memset(vendor, 0, 13);
+    *family = *model = 0;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return 0;
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    fam = (a >> 8) & 0xf;
+    *family = fam == 0xf ? fam + ((a >> 20) & 0xff) : fam;
+    *model = (a >> 4) & 0xf;
+    if (fam == 0x6 || fam == 0xf)
+        *model |= ((a >> 16) & 0xf) << 4;
+    return 1;
+}
+
+static unsigned probe_model(void)
+{
+    char vendor[13];
+    unsigned family, model;
+
+    if (!x86_ident(vendor, &family, &model))
+        return AESIR_CPU_MODEL_OTHER;
+    for (size_t i = 0; i < sizeof(model_table) / sizeof(model_table[0]); i++)
+        if (strcmp(vendor, model_table[i].vendor) == 0 &&
+            family == model_table[i].family &&
+            model >= model_table[i].model_lo && model <= model_table[i].model_hi)
+            return model_table[i].id;
+    return AESIR_CPU_MODEL_OTHER;
+}
+#else
+static unsigned probe_model(void)
+{
+    return AESIR_CPU_MODEL_OTHER;
+}
+#endif
+
+/* The model named by AESIR_CPU_MODEL, else the probed one. */
+static unsigned model_of(void)
+{
+    const char *s = getenv("AESIR_CPU_MODEL");
+    for (unsigned i = 0; s != NULL && i < AESIR_CPU_MODEL_COUNT; i++)
+        if (strcmp(s, model_names[i]) == 0)
+            return i;
+    return probe_model();
+}
 
 #ifdef AESIR_X86
 static uint64_t xgetbv0(void)
@@ -170,16 +264,71 @@ static uint32_t disabled(void)
     return m;
 }
 
-uint32_t aesir_cpu_features(void)
+/* The cached word: features, the model in MODEL_BITS, AESIR_CPU_PROBED. */
+static uint32_t probed(void)
 {
     /* Bit 31 marks "probed", so a CPU with no features is cached too. */
     static _Atomic uint32_t cached;
     uint32_t f = atomic_load(&cached);
     if (f == 0) {
-        f = (probe() & ~disabled()) | AESIR_CPU_PROBED;
+        f = (probe() & ~disabled() & ~(MODEL_BITS | AESIR_CPU_PROBED)) |
+            (uint32_t)model_of() << MODEL_SHIFT | AESIR_CPU_PROBED;
         atomic_store(&cached, f);
     }
-    return f & ~AESIR_CPU_PROBED;
+    return f;
+}
+
+uint32_t aesir_cpu_features(void)
+{
+    return probed() & ~(MODEL_BITS | AESIR_CPU_PROBED);
+}
+
+unsigned aesir_cpu_model_id(void)
+{
+    return (probed() & MODEL_BITS) >> MODEL_SHIFT;
+}
+
+const char *aesir_cpu_model_name(unsigned id)
+{
+    return id < AESIR_CPU_MODEL_COUNT ? model_names[id] : NULL;
+}
+
+#ifdef AESIR_X86
+/* Appends "0x" and v in hex to p; returns the end. */
+static char *put_hex(char *p, unsigned v)
+{
+    int shift = 28;
+    *p++ = '0';
+    *p++ = 'x';
+    while (shift > 4 && (v >> shift) == 0)
+        shift -= 4;
+    for (; shift >= 0; shift -= 4)
+        *p++ = "0123456789abcdef"[(v >> shift) & 0xf];
+    return p;
+}
+#endif
+
+const char *aesir_cpu_model(char ident[48])
+{
+    if (ident != NULL) {
+        ident[0] = '\0';
+#ifdef AESIR_X86
+        char vendor[13];
+        unsigned family, model;
+        if (x86_ident(vendor, &family, &model)) {
+            /* at most 12 + 8 + 10 + 7 + 10 + 1 = 48 bytes */
+            char *p = ident;
+            memcpy(p, vendor, strlen(vendor));
+            p += strlen(vendor);
+            memcpy(p, " family ", 8);
+            p = put_hex(p + 8, family);
+            memcpy(p, " model ", 7);
+            p = put_hex(p + 7, model);
+            *p = '\0';
+        }
+#endif
+    }
+    return model_names[aesir_cpu_model_id()];
 }
 
 const char *aesir_cpu_feature_name(size_t i, uint32_t *bit)

@@ -46,7 +46,10 @@ typedef void (*aesir_blocks_fn)(const void *rk, unsigned nr, uint8_t *out,
 typedef void (*aesir_ctr_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
                              uint8_t *out, const uint8_t *in,
                              size_t nblocks);
-/* CBC fast paths: iv is the chaining value, updated on return. */
+/* CBC fast paths: iv is the chaining value, updated on return. The same
+ * type serves CFB128 decryption (cfb_dec below): P_i = C_i ^ E(C_(i-1)),
+ * with C_(-1) = iv, rk the encryption schedule, and iv the last
+ * ciphertext block on return (the next shift register). */
 typedef void (*aesir_cbc_fn)(const void *rk, unsigned nr, uint8_t iv[16],
                              uint8_t *out, const uint8_t *in,
                              size_t nblocks);
@@ -80,6 +83,7 @@ struct aesir_engine {
     aesir_ctr_fn ctr;     /* optional */
     aesir_cbc_fn cbc_enc; /* optional */
     aesir_cbc_fn cbc_dec; /* optional */
+    aesir_cbc_fn cfb_dec; /* optional: CFB128 decryption, whole blocks */
     aesir_cbc_many_fn cbc_enc_many; /* optional */
 };
 
@@ -89,7 +93,11 @@ const struct aesir_engine *aesir_engine_ref(void);
 const struct aesir_engine *aesir_engine_ref_otf(void);
 const struct aesir_engine *aesir_engine_ttable(void);
 const struct aesir_engine *aesir_engine_ct64(void);
+const struct aesir_engine *aesir_engine_bs_avx2(void);
+const struct aesir_engine *aesir_engine_bs_avx512(void);
 const struct aesir_engine *aesir_engine_vperm_ssse3(void);
+const struct aesir_engine *aesir_engine_vperm_avx2(void);
+const struct aesir_engine *aesir_engine_gfni(void);
 const struct aesir_engine *aesir_engine_aesni(void);
 const struct aesir_engine *aesir_engine_vaes_avx2(void);
 const struct aesir_engine *aesir_engine_vaes_avx512(void);
@@ -148,6 +156,25 @@ const struct aesir_key_state *aesir_key_state(const aesir_aes *ctx,
 uint32_t aesir_cpu_features(void);
 /* Name and bit of feature i, for listing; NULL past the end. */
 const char *aesir_cpu_feature_name(size_t i, uint32_t *bit);
+
+/*
+ * CPU models on which the default engine depends (dispatch.c keeps one
+ * rule per model, with the measurement behind it). cpu.c derives the
+ * model from the CPUID vendor, family and model in the same one-time
+ * probe as the features (kept in bits 26..29 of the cached word), or
+ * takes it by name from the environment variable AESIR_CPU_MODEL, so
+ * that tests can check each rule on any CPU.
+ */
+enum aesir_cpu_model_id {
+    AESIR_CPU_MODEL_OTHER = 0,        /* no rule: the generic order */
+    AESIR_CPU_MODEL_INTEL_ICL_CLIENT, /* Ice Lake, Tiger Lake client */
+    AESIR_CPU_MODEL_INTEL_SPR,        /* Sapphire / Emerald Rapids */
+    AESIR_CPU_MODEL_AMD_ZEN4,         /* family 19h Zen 4 */
+    AESIR_CPU_MODEL_COUNT
+};
+unsigned aesir_cpu_model_id(void);
+/* The name AESIR_CPU_MODEL takes for model id ("amd-zen4", ...). */
+const char *aesir_cpu_model_name(unsigned id);
 
 /* Dispatch (src/core/dispatch.c). */
 const struct aesir_engine *aesir_engine_at(size_t i);

@@ -13,7 +13,8 @@
  * Throughput. AESENC has a latency of 3 cycles and a throughput of 2 per
  * cycle on the cores we target (Ice Lake, Sapphire Rapids; 4 and 1 on
  * Skylake, 7 and 1 on Haswell), so one block alone keeps the AES units
- * busy 1/6 of the time. The parallel modes (ECB, CTR, CBC decryption)
+ * busy 1/6 of the time. The parallel modes (ECB, CTR, CBC and CFB
+ * decryption)
  * therefore run 8 independent blocks through each round before moving to
  * the next round (the interleaving Gueron's white paper recommends):
  * 8 >= latency x throughput on every x86 core with AES-NI we know of. A tail of 1..7 blocks takes a kernel
@@ -532,6 +533,41 @@ TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
     storeu(iv, chain);
 }
 
+/* ---- CFB128 decryption -------------------------------------------------
+ *
+ * P_j = C_j ^ E(C_(j-1)): the cipher inputs are the ciphertext shifted
+ * by one block (the chaining value first), so 8 encryptions run side by
+ * side as in ECB. All inputs, and the next chaining value C_(n-1), are
+ * loaded before the first store; then each store of P_j is preceded by
+ * its own load of C_j, which no later lane needs, so in == out works.
+ */
+INLINE void cfb_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
+                      uint8_t *out, const uint8_t *in, unsigned n)
+{
+    __m128i b[WIDE];
+    b[0] = *chain;
+    LANES for (unsigned j = 1; j < n; j++)
+        b[j] = loadu(in + 16 * (j - 1));
+    *chain = loadu(in + 16 * (n - 1));
+    whiten(b, n, k);
+    enc_n(b, n, k, nr);
+    LANES for (unsigned j = 0; j < n; j++)
+        storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * j)));
+}
+
+TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    __m128i chain = loadu(iv);
+    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
+        cfb_dec_n(k, nr, &chain, out, in, WIDE);
+#define CFB_TAIL(n) cfb_dec_n(k, nr, &chain, out, in, (n))
+    TAIL(CFB_TAIL, nblocks)
+#undef CFB_TAIL
+    storeu(iv, chain);
+}
+
 /* ---- multi-buffer CBC encryption ----------------------------------------
  *
  * One CBC chain uses 1/6 of the AES units (see the file comment); 8
@@ -711,6 +747,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
 };
 

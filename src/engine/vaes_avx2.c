@@ -21,6 +21,8 @@
  *    iteration from the previous iteration's last ciphertext with one
  *    vperm2i128; the others load it unaligned from in - 16. All loads of
  *    an iteration happen before its stores, so in == out works.
+ *  - CFB128 decryption: the same kernel with the loads swapped (the
+ *    cipher input is C_(i-1), the XOR into the last round key C_i).
  *  - CTR: the counter block, byte-reversed, is a little-endian 128-bit
  *    integer per lane (low 64 bits in the lower qword); counters are made
  *    with vpaddq and swapped back with vpshufb. A call whose low 64 bits
@@ -371,6 +373,64 @@ FN void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
         out += 32 * U;
     }
 #define K(n, half) cbc_dec_n(rk, nr, &prev, out, in, n, 1, half)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+    _mm_storeu_si128((__m128i *)iv, next_iv);
+}
+
+/* ---------------------------------------------------------------------
+ * CFB128 decryption
+ * ------------------------------------------------------------------- */
+
+/*
+ * n vectors of CFB128 decryption, P_j = C_j ^ E(C_(j-1)): CBC decryption
+ * with the two loads swapped. Vector i encrypts [C_(2i-1), C_2i], loaded
+ * unaligned from in + 32 i - 16 (the first vector: the upper lane of
+ * *prev and C0, by vperm2i128), and C_j itself is folded into the last
+ * round key. *prev gets the last vector's ciphertext when it is whole.
+ * Every load precedes every store, so in == out works.
+ */
+INL void cfb_dec_n(const uint8_t *rk, unsigned nr, __m256i *prev, uint8_t *out,
+                   const uint8_t *in, unsigned n, int tail, int half)
+{
+    __m256i x[U], k;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0) /* [prev upper lane, C0] */
+            x[i] = _mm256_permute2x128_si256(*prev, load_v(in, half && n == 1),
+                                             0x21);
+        else
+            x[i] = load_v(in + 32 * i - 16, half && i == n - 1);
+    }
+    start_n(rk, nr, x, n, 0, tail);
+    k = key256(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        __m256i c = load_v(in + 32 * i, half && i == n - 1);
+        x[i] = _mm256_aesenclast_epi128(x[i], _mm256_xor_si256(k, c));
+    }
+    if (!half)
+        *prev = _mm256_loadu_si256((const __m256i *)(in + 32 * (n - 1)));
+    for (unsigned i = 0; i < n; i++)
+        store_v(out + 32 * i, x[i], half && i == n - 1);
+}
+
+FN void cfb_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    const uint8_t *rk = rkv;
+    __m128i next_iv;
+    __m256i prev;
+
+    if (nblocks == 0)
+        return;
+    next_iv = _mm_loadu_si128((const __m128i *)(in + 16 * (nblocks - 1)));
+    prev = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)iv));
+    for (; nblocks >= 2 * U; nblocks -= 2 * U) {
+        cfb_dec_n(rk, nr, &prev, out, in, U, 0, 0);
+        in += 32 * U;
+        out += 32 * U;
+    }
+#define K(n, half) cfb_dec_n(rk, nr, &prev, out, in, n, 1, half)
     if (nblocks > 0)
         TAIL_SWITCH(nblocks, K);
 #undef K
@@ -743,6 +803,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_crypt,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
 };
 

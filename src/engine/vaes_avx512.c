@@ -22,6 +22,8 @@
  *    iteration gets it from the previous iteration's last ciphertext block
  *    with one valignq, the others load it unaligned from in - 16. All
  *    loads of an iteration happen before its stores, so in == out works.
+ *  - CFB128 decryption: the same kernel with the loads swapped (the
+ *    cipher input is C_(i-1), the XOR into the last round key C_i).
  *  - CTR: the counter block, byte-reversed, is a little-endian 128-bit
  *    integer in each lane (low 64 bits in the lower qword); counters are
  *    made with vpaddq and swapped back with vpshufb. A call whose low 64
@@ -355,6 +357,65 @@ FN void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
         out += 64 * U;
     }
 #define K(n, m) cbc_dec_n(rk, nr, &prev, out, in, n, 1, m)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+    _mm_storeu_si128((__m128i *)iv, next_iv);
+}
+
+/* ---------------------------------------------------------------------
+ * CFB128 decryption
+ * ------------------------------------------------------------------- */
+
+/*
+ * n vectors of CFB128 decryption, P_j = C_j ^ E(C_(j-1)): CBC decryption
+ * with the two loads swapped. Vector i encrypts C_(4i-1) .. C_(4i+2),
+ * loaded unaligned from in + 64 i - 16 (the first vector: lane 3 of
+ * *prev and C0..C2, by valignq), and C_j itself is folded into the last
+ * round key. The masked last vector loads both with the same mask: its b
+ * blocks need b cipher inputs. *prev gets the last vector's ciphertext
+ * when it is whole. Every load precedes every store, so in == out works.
+ */
+INL void cfb_dec_n(const uint8_t *rk, unsigned nr, __m512i *prev, uint8_t *out,
+                   const uint8_t *in, unsigned n, int masked, mask64 m)
+{
+    __m512i x[U], k;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0) /* [prev lane 3, C0, C1, C2] */
+            x[i] = _mm512_alignr_epi64(load_v(in, masked && n == 1, m), *prev,
+                                       6);
+        else
+            x[i] = load_v(in + 64 * i - 16, masked && i == n - 1, m);
+    }
+    start_n(rk, nr, x, n, 0, masked);
+    k = key512(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        __m512i c = load_v(in + 64 * i, masked && i == n - 1, m);
+        x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(k, c));
+    }
+    if (!masked)
+        *prev = _mm512_loadu_si512(in + 64 * (n - 1));
+    for (unsigned i = 0; i < n; i++)
+        store_v(out + 64 * i, x[i], masked && i == n - 1, m);
+}
+
+FN void cfb_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    const uint8_t *rk = rkv;
+    __m128i next_iv;
+    __m512i prev;
+
+    if (nblocks == 0)
+        return;
+    next_iv = _mm_loadu_si128((const __m128i *)(in + 16 * (nblocks - 1)));
+    prev = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)iv));
+    for (; nblocks >= 4 * U; nblocks -= 4 * U) {
+        cfb_dec_n(rk, nr, &prev, out, in, U, 0, 0);
+        in += 64 * U;
+        out += 64 * U;
+    }
+#define K(n, m) cfb_dec_n(rk, nr, &prev, out, in, n, 1, m)
     if (nblocks > 0)
         TAIL_SWITCH(nblocks, K);
 #undef K
@@ -745,6 +806,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_crypt,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
 };
 

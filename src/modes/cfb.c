@@ -9,27 +9,95 @@
  * register then receives each ciphertext byte as it is made, so it is
  * complete exactly when the next block is needed.
  *
+ * Whole CFB128 blocks take a faster road once the register is complete
+ * (no keystream bytes left over). Decryption is parallel, P_i = C_i ^
+ * E(C_(i-1)) with C_(-1) the register: the engine's fused cfb_dec runs it
+ * when it has one, otherwise the keystream of a chunk is one bulk ECB
+ * call on the ciphertext shifted by a block. Encryption is serial (each
+ * register is the previous output block) and runs a block per call.
+ *
  * Every segment needs one block encryption, so CFB8 costs a block per
  * byte and CFB1 a block per bit: they exist for compatibility, not speed.
  */
 #include "modes.h"
 
+#define CHUNK_BLOCKS 32
+
+/* CFB128 decryption of whole blocks on bulk ECB. The register and the
+ * first k - 1 ciphertext blocks are copied out before anything is
+ * written, so out == in works. */
+static void cfb_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    uint8_t ksb[16 * CHUNK_BLOCKS];
+
+    while (nblocks > 0) {
+        size_t k = nblocks < CHUNK_BLOCKS ? nblocks : CHUNK_BLOCKS;
+        memcpy(ksb, iv, 16);
+        memcpy(ksb + 16, in, 16 * (k - 1));
+        memcpy(iv, in + 16 * (k - 1), 16);
+        ks->engine->encrypt(ks->rk_enc, ks->nr, ksb, ksb, k);
+        aesir_xor(out, in, ksb, 16 * k);
+        in += 16 * k;
+        out += 16 * k;
+        nblocks -= k;
+    }
+    aesir_wipe(ksb, sizeof(ksb));
+}
+
+/* CFB128 encryption of whole blocks: the register is encrypted in place
+ * and then replaced by the ciphertext block it produced. */
+static void cfb_enc_blocks(const struct aesir_key_state *ks, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    for (size_t i = 0; i < nblocks; i++) {
+        ks->engine->encrypt(ks->rk_enc, ks->nr, iv, iv, 1);
+        aesir_xor(out + 16 * i, in + 16 * i, iv, 16);
+        memcpy(iv, out + 16 * i, 16);
+    }
+}
+
+/* One byte at keystream position *pos (a new keystream block first when
+ * the last one is used up); the ciphertext byte goes into the register. */
+static uint8_t cfb128_byte(struct cipher_state *st, unsigned *pos, uint8_t x)
+{
+    uint8_t y;
+
+    if (*pos == 16) {
+        aesir_encrypt1(st, st->buf, st->iv);
+        *pos = 0;
+    }
+    y = x ^ st->buf[*pos];
+    st->iv[(*pos)++] = st->dir == AESIR_ENCRYPT ? y : x;
+    return y;
+}
+
 void aesir_cfb128_update(struct cipher_state *st, uint8_t *out,
                          const uint8_t *in, size_t len)
 {
+    const struct aesir_key_state *ks = st->ks;
     unsigned pos = st->n;
-    const int enc = st->dir == AESIR_ENCRYPT;
+    size_t nfull;
 
-    for (size_t i = 0; i < len; i++) {
-        uint8_t c, x = in[i];
-        if (pos == 16) {
-            aesir_encrypt1(st, st->buf, st->iv);
-            pos = 0;
-        }
-        out[i] = x ^ st->buf[pos];
-        c = enc ? out[i] : x;
-        st->iv[pos++] = c;
+    /* The rest of a keystream block a previous call began. */
+    for (; pos < 16 && len > 0; len--)
+        *out++ = cfb128_byte(st, &pos, *in++);
+    /* Here pos == 16 or len == 0: the register is a whole ciphertext
+     * block, and whole blocks need no keystream buffer. */
+    nfull = len / 16;
+    if (nfull > 0) {
+        if (st->dir == AESIR_ENCRYPT)
+            cfb_enc_blocks(ks, st->iv, out, in, nfull);
+        else if (ks->engine->cfb_dec != NULL)
+            ks->engine->cfb_dec(ks->rk_enc, ks->nr, st->iv, out, in, nfull);
+        else
+            cfb_dec_generic(ks, st->iv, out, in, nfull);
+        in += 16 * nfull;
+        out += 16 * nfull;
+        len -= 16 * nfull;
     }
+    for (; len > 0; len--)
+        *out++ = cfb128_byte(st, &pos, *in++);
     st->n = pos;
 }
 
