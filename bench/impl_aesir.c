@@ -32,7 +32,7 @@
 
 #include "aesir.h"
 
-#define AESIR_BENCH_SLOTS 16
+#define AESIR_BENCH_SLOTS 24
 
 /* The most messages of a multi-buffer op. */
 #define AESIR_BENCH_MB 16
@@ -286,11 +286,20 @@ SLOT(12)
 SLOT(13)
 SLOT(14)
 SLOT(15)
+SLOT(16)
+SLOT(17)
+SLOT(18)
+SLOT(19)
+SLOT(20)
+SLOT(21)
+SLOT(22)
+SLOT(23)
 
 static const struct bench_impl slots[AESIR_BENCH_SLOTS] = {
     IMPL(0),  IMPL(1),  IMPL(2),  IMPL(3),  IMPL(4),  IMPL(5),
     IMPL(6),  IMPL(7),  IMPL(8),  IMPL(9),  IMPL(10), IMPL(11),
-    IMPL(12), IMPL(13), IMPL(14), IMPL(15),
+    IMPL(12), IMPL(13), IMPL(14), IMPL(15), IMPL(16), IMPL(17),
+    IMPL(18), IMPL(19), IMPL(20), IMPL(21), IMPL(22), IMPL(23),
 };
 
 /* "aesir/default": the multi-buffer ops with the default engine. */
