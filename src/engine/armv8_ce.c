@@ -45,8 +45,8 @@
  * Neoverse V2, whose guide (Arm 109898, section 4.6) asks for "at least
  * eight data chunks" interleaved. A block's round is a dependent
  * AESE/AESMC pair, so one block alone keeps the units busy a fraction of
- * the time. The parallel modes (ECB, CTR, CBC decryption) take 8 blocks
- * through each round before the next round: enough for the widest of
+ * the time. The parallel modes (ECB, CTR, CBC and CFB decryption) take 8
+ * blocks through each round before the next round: enough for the widest of
  * these cores. Each pair is emitted adjacent and on one register (AESE v,
  * k; AESMC v, v), the form the guides ask for (the cores fuse it). A tail
  * of 1..7 blocks takes a kernel of exactly that width (TAIL). CBC
@@ -647,6 +647,44 @@ TARGET static void cbc_dec(const void *rk_, unsigned nr, uint8_t iv[16],
     storeu(iv, chain);
 }
 
+/* ---- CFB128 decryption -------------------------------------------------
+ *
+ * P_j = C_j ^ E(C_(j-1)) with C_(-1) the chaining value (SP 800-38A 6.3):
+ * the cipher inputs are the ciphertext shifted by one block, so 8
+ * encryptions (rk is the encryption schedule) run side by side as in ECB
+ * and the tails take the same per-width kernels. Every cipher input and
+ * the next chaining value C_(n-1) are loaded before the first store; after
+ * that, the store of P_j is preceded by its own load of C_j, which no
+ * later lane needs, so in == out works.
+ */
+INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
+                      uint8_t *out, const uint8_t *in, unsigned n)
+{
+    uint8x16_t b[WIDE];
+    b[0] = *chain;
+    LANES
+    for (unsigned j = 1; j < n; j++)
+        b[j] = loadu(in + 16 * (j - 1));
+    *chain = loadu(in + 16 * (n - 1));
+    rounds_n(b, n, rk, nr, 0);
+    LANES
+    for (unsigned j = 0; j < n; j++)
+        storeu(out + 16 * j, veorq_u8(b[j], loadu(in + 16 * j)));
+}
+
+TARGET static void cfb_dec(const void *rk_, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    uint8x16_t chain = loadu(iv);
+    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
+        cfb_dec_n(rk, nr, &chain, out, in, WIDE);
+#define CFB_TAIL(n) cfb_dec_n(rk, nr, &chain, out, in, (n))
+    TAIL(CFB_TAIL, nblocks)
+#undef CFB_TAIL
+    storeu(iv, chain);
+}
+
 static const struct aesir_engine engine = {
     .name = "armv8-ce",
     .description = "ARMv8 Crypto Extensions (AESE/AESMC), 8 blocks in flight",
@@ -659,6 +697,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

@@ -34,7 +34,7 @@
  * GCC scheduling models (gcc/config/rs6000/power8.md, power9.md) give
  * them a latency of 7 cycles on POWER8, on either of its two vector
  * pipes, and 6 on POWER9, on one crypto unit per core. The parallel
- * modes (ECB, CTR, CBC decryption) take 8 independent blocks through
+ * modes (ECB, CTR, CBC and CFB decryption) take 8 independent blocks through
  * each round before the next: 8 covers 6-7 cycles of latency at one
  * instruction per cycle; if both POWER8 pipes issue crypto, saturating
  * them would take 14, which with CBC decryption's 8 saved ciphertexts
@@ -594,6 +594,46 @@ static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
     store(iv, chain);
 }
 
+/* ---- CFB128 decryption -------------------------------------------------
+ *
+ * P_j = C_j ^ E(C_(j-1)) with C_(-1) the chaining value (SP 800-38A 6.3):
+ * the cipher inputs are the ciphertext shifted by one block, so 8
+ * encryptions (K0 upwards: CFB uses the cipher forwards) run side by side
+ * as in ECB, and the tails take the same per-width kernels. The
+ * ciphertext XOR goes into the last round key, as in cbc_dec:
+ * vcipherlast(x, K(nr) ^ C_j) = E(C_(j-1)) ^ C_j = P_j. c[j] is C_j; the
+ * ciphertexts stay in registers from their load (8 lanes + 8 ciphertexts
+ * + the chaining value), so in == out needs no store ordering.
+ */
+INLINE void cfb_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
+                      const uint8_t *in, unsigned n)
+{
+    vu8 b[WIDE], c[WIDE];
+    LANES for (unsigned j = 0; j < n; j++) c[j] = load(in + 16 * j);
+    vu8 t = rkey_after(k, 0, c[0]);
+    b[0] = vec_xor(*chain, t);
+    LANES for (unsigned j = 1; j < n; j++) b[j] = vec_xor(c[j - 1], t);
+    enc_mid(b, n, k, nr);
+    t = rkey_after(k, nr, b[0]);
+    LANES for (unsigned j = 0; j < n; j++)
+        b[j] = enclast(b[j], vec_xor(t, c[j]));
+    *chain = c[n - 1];
+    LANES for (unsigned j = 0; j < n; j++) store(out + 16 * j, b[j]);
+}
+
+static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    vu8 chain = load(iv);
+    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
+        cfb_dec_n(k, nr, &chain, out, in, WIDE);
+#define CFB_TAIL(n) cfb_dec_n(k, nr, &chain, out, in, (n))
+    TAIL(CFB_TAIL, nblocks)
+#undef CFB_TAIL
+    store(iv, chain);
+}
+
 #ifdef PWR8_REGION
 #pragma GCC pop_options
 #endif
@@ -610,6 +650,7 @@ static const struct aesir_engine engine = {
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
     .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
 };
 
 const struct aesir_engine *aesir_engine_pwr8(void)
