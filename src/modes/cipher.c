@@ -31,9 +31,7 @@ static int set_option(struct cipher_state *st, unsigned option)
             return AESIR_E_ARGUMENT;
         st->option = (uint8_t)option;
     } else if (st->mode == AESIR_MODE_CTR) {
-        if (option == 0)
-            option = 128;
-        if (option != 32 && option != 64 && option != 128)
+        if ((option = aesir_ctr_bits(option)) == 0)
             return AESIR_E_ARGUMENT;
         st->option = (uint8_t)(option / 8);
     } else if (option != 0) {

@@ -16,21 +16,34 @@
 
 #define CHUNK_BLOCKS 32
 
-/* Counter values left before the w-bit counter wraps, saturated. */
-static uint64_t ctr_room(const struct cipher_state *st)
+unsigned aesir_ctr_bits(unsigned counter_bits)
 {
-    unsigned w = 8u * st->option;
-    uint64_t lo = aesir_load_be64(st->iv + 8);
-    uint64_t hi = aesir_load_be64(st->iv);
+    if (counter_bits == 0)
+        return 128;
+    return counter_bits == 32 || counter_bits == 64 || counter_bits == 128
+               ? counter_bits
+               : 0;
+}
 
-    if (st->ctr_done)
-        return 0;
+/* Counter values left before the w-bit counter in ctr wraps, saturated
+ * at 2^64 - 1. Never 0: the value in ctr itself is still usable. */
+static uint64_t ctr_room_of(const uint8_t ctr[16], unsigned w)
+{
+    uint64_t lo = aesir_load_be64(ctr + 8);
+    uint64_t hi = aesir_load_be64(ctr);
+
     if (w == 32)
         return ((uint64_t)1 << 32) - (lo & 0xffffffffu);
     if (w == 128 && hi != UINT64_MAX)
         return UINT64_MAX;
     /* 2^64 - lo, saturated at 2^64 - 1 when lo == 0. */
     return lo == 0 ? UINT64_MAX : 0 - lo;
+}
+
+/* The same for a context: 0 once its last counter value is used. */
+static uint64_t ctr_room(const struct cipher_state *st)
+{
+    return st->ctr_done ? 0 : ctr_room_of(st->iv, 8u * st->option);
 }
 
 static void ctr_generic(const struct aesir_key_state *ks, uint8_t ctr[16],
@@ -53,16 +66,23 @@ static void ctr_generic(const struct aesir_key_state *ks, uint8_t ctr[16],
     aesir_wipe(ksb, sizeof(ksb));
 }
 
+/* k keystream blocks from ctr (advanced past them) XORed into in: the
+ * engine's fused path when it has one. */
+static void ctr_run(const struct aesir_key_state *ks, uint8_t ctr[16],
+                    uint8_t *out, const uint8_t *in, size_t k)
+{
+    if (ks->engine->ctr != NULL)
+        ks->engine->ctr(ks->rk_enc, ks->nr, ctr, out, in, k);
+    else
+        ctr_generic(ks, ctr, out, in, k);
+}
+
 /* Encrypts k counter blocks into the stream; marks the context spent when
  * the last one used was 2^w - 1. */
 static void ctr_blocks(struct cipher_state *st, uint8_t *out,
                        const uint8_t *in, size_t k, uint64_t room)
 {
-    const struct aesir_key_state *ks = st->ks;
-    if (ks->engine->ctr != NULL)
-        ks->engine->ctr(ks->rk_enc, ks->nr, st->iv, out, in, k);
-    else
-        ctr_generic(ks, st->iv, out, in, k);
+    ctr_run(st->ks, st->iv, out, in, k);
     if (k == room)
         st->ctr_done = 1;
 }
@@ -98,5 +118,33 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
         aesir_xor(out, in, st->buf, tail);
         st->n = (unsigned)tail;
     }
+    return AESIR_OK;
+}
+
+/*
+ * One-shot CTR without a cipher context: the same overflow check and the
+ * same keystream as aesir_ctr_update() on a fresh context, straight
+ * between the caller's buffers. Only the counter copy and the keystream
+ * block of a partial tail live here, and only they are wiped.
+ */
+int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
+                      unsigned w, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct {
+        uint8_t ctr[16];
+        uint8_t ksb[16];
+    } t;
+    size_t nfull = len / 16, tail = len % 16;
+
+    if ((uint64_t)nfull + (tail != 0) > ctr_room_of(iv, w))
+        return AESIR_E_COUNTER_OVERFLOW;
+    memcpy(t.ctr, iv, 16);
+    if (nfull > 0)
+        ctr_run(ks, t.ctr, out, in, nfull);
+    if (tail != 0) {
+        ks->engine->encrypt(ks->rk_enc, ks->nr, t.ksb, t.ctr, 1);
+        aesir_xor(out + 16 * nfull, in + 16 * nfull, t.ksb, tail);
+    }
+    aesir_wipe(&t, sizeof(t));
     return AESIR_OK;
 }

@@ -27,7 +27,10 @@ struct cipher_state {
 _Static_assert(sizeof(struct cipher_state) <= sizeof(aesir_cipher),
                "aesir_cipher too small");
 
-/* Bulk block functions on full blocks (ecb.c, cbc.c). */
+/* Bulk block functions on full blocks (ecb.c, cbc.c). aesir_ecb_run is
+ * the ECB one without a context, for the one-shot path (oneshot.c). */
+void aesir_ecb_run(const struct aesir_key_state *ks, unsigned dir,
+                   uint8_t *out, const uint8_t *in, size_t nblocks);
 void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out,
                       const uint8_t *in, size_t nblocks);
 void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out,
@@ -55,6 +58,14 @@ void aesir_ofb_update(struct cipher_state *st, uint8_t *out,
                       const uint8_t *in, size_t len);
 int aesir_ctr_update(struct cipher_state *st, uint8_t *out,
                      const uint8_t *in, size_t len);
+/* aesir_ctr_bits -- the counter width of an API counter_bits value: 32,
+ * 64 or 128 (0 means 128); 0 when it is none of these. */
+unsigned aesir_ctr_bits(unsigned counter_bits);
+/* One-shot CTR on a checked key and a w-bit counter (w = 32, 64, 128):
+ * AESIR_E_COUNTER_OVERFLOW before any output, else AESIR_OK (ctr.c). */
+int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
+                      unsigned w, uint8_t *out, const uint8_t *in,
+                      size_t len);
 
 /* One encryption of the 16-byte block in with the context's key. */
 static inline void aesir_encrypt1(const struct cipher_state *st,

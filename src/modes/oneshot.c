@@ -5,6 +5,12 @@
  * first, so that a failing call writes nothing; the one failure that can
  * only be known after decrypting (bad PKCS#7 padding) wipes what was
  * written.
+ *
+ * Two exceptions, for per-call cost on short messages: ECB without
+ * padding and CTR skip the cipher context (its set-up and wipe cost
+ * about as much as a 64-byte message). They make the same checks in the
+ * same order, so they return the same errors, then run the mode's own
+ * block code (aesir_ecb_run, aesir_ctr_oneshot) on the caller's buffers.
  */
 #include "modes.h"
 
@@ -50,20 +56,58 @@ static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
     return AESIR_OK;
 }
 
+/*
+ * ECB one-shot: with padding, block_oneshot; without, the engine on the
+ * caller's buffers. The checks are block_oneshot's, then those of
+ * aesir_cipher_init, aesir_cipher_update and aesir_cipher_final, in that
+ * order.
+ */
+static int ecb_oneshot(const aesir_aes *key, unsigned dir, unsigned padding,
+                       uint8_t *out, size_t out_cap, size_t *out_len,
+                       const uint8_t *in, size_t in_len)
+{
+    const struct aesir_key_state *ks;
+    int err;
+
+    if (padding != AESIR_PAD_NONE)
+        return block_oneshot(key, AESIR_MODE_ECB, dir, NULL, padding, out,
+                             out_cap, out_len, in, in_len);
+    if (out_len == NULL)
+        return AESIR_E_ARGUMENT;
+    *out_len = 0;
+    if ((err = length_check(dir, padding, in_len)) != AESIR_OK)
+        return err;
+    if (key == NULL)
+        return AESIR_E_ARGUMENT;
+    if ((ks = aesir_key_state(key, dir)) == NULL)
+        return AESIR_E_STATE;
+    if (in_len != 0 && (in == NULL || out == NULL))
+        return AESIR_E_ARGUMENT;
+    if (out_cap < in_len)
+        return AESIR_E_OUTPUT_SIZE;
+    /* aesir_cipher_final's check; only an empty message can reach it. */
+    if (out == NULL && out_cap != 0)
+        return AESIR_E_ARGUMENT;
+    if (in_len != 0)
+        aesir_ecb_run(ks, dir, out, in, in_len / 16);
+    *out_len = in_len;
+    return AESIR_OK;
+}
+
 int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return block_oneshot(key, AESIR_MODE_ECB, AESIR_ENCRYPT, NULL, padding,
-                         out, out_cap, out_len, in, in_len);
+    return ecb_oneshot(key, AESIR_ENCRYPT, padding, out, out_cap, out_len,
+                       in, in_len);
 }
 
 int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return block_oneshot(key, AESIR_MODE_ECB, AESIR_DECRYPT, NULL, padding,
-                         out, out_cap, out_len, in, in_len);
+    return ecb_oneshot(key, AESIR_DECRYPT, padding, out, out_cap, out_len,
+                       in, in_len);
 }
 
 int aesir_cbc_encrypt(const aesir_aes *key, const uint8_t iv[16],
@@ -157,10 +201,26 @@ int aesir_ofb_crypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
                           len);
 }
 
+/* CTR one-shot: the checks of aesir_cipher_init (key, counter width,
+ * IV) and aesir_cipher_update (buffers), in that order, then ctr.c on the
+ * caller's buffers. */
 int aesir_ctr_crypt(const aesir_aes *key, const uint8_t iv[16],
                     unsigned counter_bits, uint8_t *out, const uint8_t *in,
                     size_t len)
 {
-    return stream_oneshot(key, AESIR_MODE_CTR, AESIR_ENCRYPT, iv,
-                          counter_bits, out, in, len);
+    const struct aesir_key_state *ks;
+
+    if (key == NULL)
+        return AESIR_E_ARGUMENT;
+    if ((ks = aesir_key_state(key, AESIR_ENCRYPT)) == NULL)
+        return AESIR_E_STATE;
+    if ((counter_bits = aesir_ctr_bits(counter_bits)) == 0)
+        return AESIR_E_ARGUMENT;
+    if (iv == NULL)
+        return AESIR_E_ARGUMENT;
+    if (len == 0)
+        return AESIR_OK;
+    if (in == NULL || out == NULL)
+        return AESIR_E_ARGUMENT;
+    return aesir_ctr_oneshot(ks, iv, counter_bits, out, in, len);
 }
