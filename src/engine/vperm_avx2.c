@@ -51,73 +51,9 @@
 #define VP_TARGET __attribute__((target("avx2")))
 #define VP_INLINE static inline __attribute__((always_inline)) VP_TARGET
 
-/* ---------------------------------------------------------------------
- * The 128-bit ISA layer for vperm_core.h (key setup, the single-block
- * tail), as in vperm_ssse3.c; compiled for AVX2 it is VEX-encoded.
- * ------------------------------------------------------------------- */
-
-typedef __m128i vec;
-
-VP_INLINE vec v_table(const uint8_t t[16])
-{
-    return _mm_load_si128((const vec *)(const void *)t);
-}
-
-VP_INLINE vec v_load(const uint8_t *p)
-{
-    return _mm_loadu_si128((const vec *)(const void *)p);
-}
-
-VP_INLINE void v_store(uint8_t *p, vec v)
-{
-    _mm_storeu_si128((vec *)(void *)p, v);
-}
-
-VP_INLINE vec v_shuffle(vec tab, vec idx)
-{
-    return _mm_shuffle_epi8(tab, idx);
-}
-
-VP_INLINE vec v_xor(vec a, vec b)
-{
-    return _mm_xor_si128(a, b);
-}
-
-VP_INLINE vec v_and(vec a, vec b)
-{
-    return _mm_and_si128(a, b);
-}
-
-VP_INLINE vec v_shr4(vec a)
-{
-    return _mm_srli_epi16(a, 4);
-}
-
-VP_INLINE vec v_splat(uint8_t b)
-{
-    return _mm_set1_epi8((char)b);
-}
-
-VP_INLINE vec v_word_in(uint32_t w)
-{
-    return _mm_cvtsi32_si128((int)w);
-}
-
-VP_INLINE uint32_t v_word_out(vec v)
-{
-    return (uint32_t)_mm_cvtsi128_si32(v);
-}
-
-VP_INLINE vec v_load_words(const uint32_t *w)
-{
-    return _mm_loadu_si128((const vec *)(const void *)w);
-}
-
-VP_INLINE vec v_counter(uint64_t hi, uint64_t lo)
-{
-    return _mm_set_epi64x((long long)__builtin_bswap64(lo),
-                          (long long)__builtin_bswap64(hi));
-}
+/* The 128-bit ISA layer for vperm_core.h (key setup, the single-block
+ * tail) is vperm_ssse3.c's; compiled for AVX2 it is VEX-encoded. */
+#include "vperm_x86.h"
 
 /* vperm_core.h also defines the 128-bit bulk paths; this engine uses only
  * its key setup and single-block functions. */
