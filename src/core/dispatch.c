@@ -262,40 +262,47 @@ int aesir_engine_selftest_run(const struct aesir_engine *e);
 /* Selftest status per engine index: 0 untested, 1 passed, 2 failed. */
 static _Atomic unsigned char selftest_state[NENGINES];
 
+/* The self-test verdict for engine e at registry index i, running the
+ * test the first time. */
+static int checked_at(size_t i, const struct aesir_engine *e)
+{
+    unsigned char s = atomic_load(&selftest_state[i]);
+    if (s == 0) {
+        s = aesir_engine_selftest_run(e) == 0 ? 1 : 2;
+        atomic_store(&selftest_state[i], s);
+    }
+    return s == 1 ? AESIR_OK : AESIR_E_SELFTEST;
+}
+
 static int checked(const struct aesir_engine *e)
 {
-    for (size_t i = 0; i < NENGINES; i++) {
-        if (registry[i].get() != e)
-            continue;
-        unsigned char s = atomic_load(&selftest_state[i]);
-        if (s == 0) {
-            s = aesir_engine_selftest_run(e) == 0 ? 1 : 2;
-            atomic_store(&selftest_state[i], s);
-        }
-        return s == 1 ? AESIR_OK : AESIR_E_SELFTEST;
-    }
+    for (size_t i = 0; i < NENGINES; i++)
+        if (registry[i].get() == e)
+            return checked_at(i, e);
     return AESIR_E_ENGINE_UNKNOWN;
 }
 
 const struct aesir_engine *aesir_engine_by_name(const char *name, int *err)
 {
     const struct aesir_engine *e;
+    int i;
 
     if (name == NULL) {
         e = default_engine();
-    } else {
-        int i = index_of(name);
-        if (i < 0) {
-            *err = AESIR_E_ENGINE_UNKNOWN;
-            return NULL;
-        }
-        e = aesir_engine_at((size_t)i);
-        if (e == NULL) {
-            *err = AESIR_E_ENGINE_UNAVAILABLE;
-            return NULL;
-        }
+        *err = checked(e);
+        return *err == AESIR_OK ? e : NULL;
     }
-    *err = checked(e);
+    /* Named: key setup per packet names its engine, so no second pass
+     * over the registry. */
+    if ((i = index_of(name)) < 0) {
+        *err = AESIR_E_ENGINE_UNKNOWN;
+        return NULL;
+    }
+    if ((e = aesir_engine_at((size_t)i)) == NULL) {
+        *err = AESIR_E_ENGINE_UNAVAILABLE;
+        return NULL;
+    }
+    *err = checked_at((size_t)i, e);
     return *err == AESIR_OK ? e : NULL;
 }
 
