@@ -45,21 +45,27 @@ static void cbc_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],
     aesir_wipe(tmp, sizeof(tmp));
 }
 
+void aesir_cbc_run(const struct aesir_key_state *ks, unsigned dir,
+                   uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                   size_t nblocks)
+{
+    const struct aesir_engine *e = ks->engine;
+
+    if (dir == AESIR_ENCRYPT) {
+        if (e->cbc_enc != NULL)
+            e->cbc_enc(ks->rk_enc, ks->nr, iv, out, in, nblocks);
+        else
+            cbc_enc_generic(ks, iv, out, in, nblocks);
+    } else {
+        if (e->cbc_dec != NULL)
+            e->cbc_dec(ks->rk_dec, ks->nr, iv, out, in, nblocks);
+        else
+            cbc_dec_generic(ks, iv, out, in, nblocks);
+    }
+}
+
 void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out,
                       const uint8_t *in, size_t nblocks)
 {
-    const struct aesir_key_state *ks = st->ks;
-    const struct aesir_engine *e = ks->engine;
-
-    if (st->dir == AESIR_ENCRYPT) {
-        if (e->cbc_enc != NULL)
-            e->cbc_enc(ks->rk_enc, ks->nr, st->iv, out, in, nblocks);
-        else
-            cbc_enc_generic(ks, st->iv, out, in, nblocks);
-    } else {
-        if (e->cbc_dec != NULL)
-            e->cbc_dec(ks->rk_dec, ks->nr, st->iv, out, in, nblocks);
-        else
-            cbc_dec_generic(ks, st->iv, out, in, nblocks);
-    }
+    aesir_cbc_run(st->ks, st->dir, st->iv, out, in, nblocks);
 }

@@ -33,6 +33,11 @@ void aesir_ecb_run(const struct aesir_key_state *ks, unsigned dir,
                    uint8_t *out, const uint8_t *in, size_t nblocks);
 void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out,
                       const uint8_t *in, size_t nblocks);
+/* aesir_cbc_run -- nblocks of CBC in direction dir with chaining value
+ * iv (updated), on the engine's fast path or the generic code. */
+void aesir_cbc_run(const struct aesir_key_state *ks, unsigned dir,
+                   uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                   size_t nblocks);
 void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out,
                       const uint8_t *in, size_t nblocks);
 

@@ -6,11 +6,12 @@
  * only be known after decrypting (bad PKCS#7 padding) wipes what was
  * written.
  *
- * Two exceptions, for per-call cost on short messages: ECB without
- * padding and CTR skip the cipher context (its set-up and wipe cost
+ * Two exceptions, for per-call cost on short messages: ECB and CBC without
+ * padding, and CTR, skip the cipher context (its set-up and wipe cost
  * about as much as a 64-byte message). They make the same checks in the
  * same order, so they return the same errors, then run the mode's own
- * block code (aesir_ecb_run, aesir_ctr_oneshot) on the caller's buffers.
+ * block code (aesir_ecb_run, aesir_cbc_run, aesir_ctr_oneshot) on the
+ * caller's buffers.
  */
 #include "modes.h"
 
@@ -57,21 +58,23 @@ static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
 }
 
 /*
- * ECB one-shot: with padding, block_oneshot; without, the engine on the
- * caller's buffers. The checks are block_oneshot's, then those of
- * aesir_cipher_init, aesir_cipher_update and aesir_cipher_final, in that
- * order.
+ * ECB and CBC one-shot: with padding, block_oneshot; without, the engine
+ * on the caller's buffers (CBC with a local chaining value). The checks
+ * are block_oneshot's, then those of aesir_cipher_init (key, IV),
+ * aesir_cipher_update and aesir_cipher_final, in that order.
  */
-static int ecb_oneshot(const aesir_aes *key, unsigned dir, unsigned padding,
-                       uint8_t *out, size_t out_cap, size_t *out_len,
-                       const uint8_t *in, size_t in_len)
+static int unpadded_oneshot(const aesir_aes *key, aesir_mode mode,
+                            unsigned dir, const uint8_t *iv, unsigned padding,
+                            uint8_t *out, size_t out_cap, size_t *out_len,
+                            const uint8_t *in, size_t in_len)
 {
     const struct aesir_key_state *ks;
+    uint8_t chain[16];
     int err;
 
     if (padding != AESIR_PAD_NONE)
-        return block_oneshot(key, AESIR_MODE_ECB, dir, NULL, padding, out,
-                             out_cap, out_len, in, in_len);
+        return block_oneshot(key, mode, dir, iv, padding, out, out_cap,
+                             out_len, in, in_len);
     if (out_len == NULL)
         return AESIR_E_ARGUMENT;
     *out_len = 0;
@@ -81,6 +84,8 @@ static int ecb_oneshot(const aesir_aes *key, unsigned dir, unsigned padding,
         return AESIR_E_ARGUMENT;
     if ((ks = aesir_key_state(key, dir)) == NULL)
         return AESIR_E_STATE;
+    if (mode == AESIR_MODE_CBC && iv == NULL)
+        return AESIR_E_ARGUMENT;
     if (in_len != 0 && (in == NULL || out == NULL))
         return AESIR_E_ARGUMENT;
     if (out_cap < in_len)
@@ -88,8 +93,12 @@ static int ecb_oneshot(const aesir_aes *key, unsigned dir, unsigned padding,
     /* aesir_cipher_final's check; only an empty message can reach it. */
     if (out == NULL && out_cap != 0)
         return AESIR_E_ARGUMENT;
-    if (in_len != 0)
+    if (in_len != 0 && mode == AESIR_MODE_ECB) {
         aesir_ecb_run(ks, dir, out, in, in_len / 16);
+    } else if (in_len != 0) {
+        memcpy(chain, iv, 16);
+        aesir_cbc_run(ks, dir, chain, out, in, in_len / 16);
+    }
     *out_len = in_len;
     return AESIR_OK;
 }
@@ -98,32 +107,32 @@ int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return ecb_oneshot(key, AESIR_ENCRYPT, padding, out, out_cap, out_len,
-                       in, in_len);
+    return unpadded_oneshot(key, AESIR_MODE_ECB, AESIR_ENCRYPT, NULL, padding,
+                            out, out_cap, out_len, in, in_len);
 }
 
 int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return ecb_oneshot(key, AESIR_DECRYPT, padding, out, out_cap, out_len,
-                       in, in_len);
+    return unpadded_oneshot(key, AESIR_MODE_ECB, AESIR_DECRYPT, NULL, padding,
+                            out, out_cap, out_len, in, in_len);
 }
 
 int aesir_cbc_encrypt(const aesir_aes *key, const uint8_t iv[16],
                       unsigned padding, uint8_t *out, size_t out_cap,
                       size_t *out_len, const uint8_t *in, size_t in_len)
 {
-    return block_oneshot(key, AESIR_MODE_CBC, AESIR_ENCRYPT, iv, padding, out,
-                         out_cap, out_len, in, in_len);
+    return unpadded_oneshot(key, AESIR_MODE_CBC, AESIR_ENCRYPT, iv, padding,
+                            out, out_cap, out_len, in, in_len);
 }
 
 int aesir_cbc_decrypt(const aesir_aes *key, const uint8_t iv[16],
                       unsigned padding, uint8_t *out, size_t out_cap,
                       size_t *out_len, const uint8_t *in, size_t in_len)
 {
-    return block_oneshot(key, AESIR_MODE_CBC, AESIR_DECRYPT, iv, padding, out,
-                         out_cap, out_len, in, in_len);
+    return unpadded_oneshot(key, AESIR_MODE_CBC, AESIR_DECRYPT, iv, padding,
+                            out, out_cap, out_len, in, in_len);
 }
 
 static int stream_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
