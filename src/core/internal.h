@@ -126,9 +126,20 @@ struct aesir_key_state {
 _Static_assert(sizeof(struct aesir_key_state) <= sizeof(aesir_aes),
                "aesir_aes too small");
 
-/* Checked view of an aesir_aes: NULL unless initialised for dirs. */
-const struct aesir_key_state *aesir_key_state(const aesir_aes *ctx,
-                                              unsigned dirs);
+/* Checked view of an aesir_aes: NULL unless initialised for dirs.
+ * Inline: every API call makes this check, and a 64-byte message costs
+ * only some 40 cycles in all. */
+static inline const struct aesir_key_state *
+aesir_key_state(const aesir_aes *ctx, unsigned dirs)
+{
+    const struct aesir_key_state *ks;
+    if (ctx == NULL)
+        return NULL;
+    ks = (const struct aesir_key_state *)(const void *)ctx->opaque;
+    if (ks->magic != AESIR_KEY_MAGIC || (ks->dirs & dirs) != dirs)
+        return NULL;
+    return ks;
+}
 
 /* CPU features (src/core/cpu.c): probed once, masked by the environment
  * variable AESIR_CPU_DISABLE. */
@@ -215,6 +226,32 @@ static inline void aesir_store_be64(uint8_t *p, uint64_t v)
 {
     aesir_store_be32(p, (uint32_t)(v >> 32));
     aesir_store_be32(p + 4, (uint32_t)v);
+}
+
+/*
+ * The counter block's memory protocol. Engines read and write the 16-byte
+ * CTR counter block as two 8-byte halves (bytes 0..7 and 8..15), and so
+ * must every caller that writes one just before an engine reads it. A
+ * load is served from an earlier store still in flight only when it reads
+ * within that one store; a 16-byte load after two 8-byte stores, or an
+ * 8-byte load of the upper half after one 16-byte store, must wait until
+ * the store has retired and reached the cache, which happens only after
+ * everything older has finished. Calls in a row then run one after
+ * another instead of overlapping: a 64-byte one-shot CTR took 66 TSC
+ * cycles on Zen 4 with a 16-byte copy of the IV and 47 with this one.
+ * The empty asm (a compiler barrier) keeps the compiler from merging the
+ * two stores into one 16-byte store, which gcc 12 otherwise does.
+ */
+static inline void aesir_ctr_copy(uint8_t dst[16], const uint8_t src[16])
+{
+    uint64_t hi, lo;
+    memcpy(&hi, src, 8);
+    memcpy(&lo, src + 8, 8);
+    memcpy(dst, &hi, 8);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : : : "memory");
+#endif
+    memcpy(dst + 8, &lo, 8);
 }
 
 /* Adds n to the 128-bit big-endian integer at ctr (mod 2^128). */

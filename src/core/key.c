@@ -10,18 +10,6 @@ static struct aesir_key_state *state_of(aesir_aes *ctx)
     return (struct aesir_key_state *)(void *)ctx->opaque;
 }
 
-const struct aesir_key_state *aesir_key_state(const aesir_aes *ctx,
-                                              unsigned dirs)
-{
-    const struct aesir_key_state *ks;
-    if (ctx == NULL)
-        return NULL;
-    ks = (const struct aesir_key_state *)(const void *)ctx->opaque;
-    if (ks->magic != AESIR_KEY_MAGIC || (ks->dirs & dirs) != dirs)
-        return NULL;
-    return ks;
-}
-
 int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
                       const char *engine, unsigned dirs)
 {

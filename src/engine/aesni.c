@@ -425,33 +425,60 @@ INLINE void ctr_run(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
 /*
  * Runs end where the low 64 bits of the counter wrap (at most once per
  * 2^64 blocks; never within a call that uses a 32- or 64-bit counter
- * correctly). The new counter is written back with one 16-byte store,
- * which the next call's 16-byte load can take straight from the store
- * buffer: short messages in a row are not serialised on a failed store
- * forwarding. Only a run ending exactly at the 64-bit wrap carries into
- * the high half, through aesir_ctr_add.
+ * correctly). Kept out of line so that ctr_xor's short path below has no
+ * stack frame.
+ */
+__attribute__((noinline)) TARGET static void
+ctr_long(const __m128i *k, unsigned nr, uint64_t *hi_, uint64_t *lo_,
+         uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    uint64_t hi = *hi_, lo = *lo_;
+    do {
+        /* Up to the wrap of the low 64 bits (room 0: 2^64), then the rest. */
+        uint64_t room = 0 - lo;
+        size_t m =
+            room != 0 && (uint64_t)nblocks > room ? (size_t)room : nblocks;
+        ctr_run(k, nr, _mm_set_epi64x((long long)hi, (long long)lo), out, in,
+                m);
+        lo += m;
+        hi += lo < m;
+        in += 16 * m, out += 16 * m, nblocks -= m;
+    } while (nblocks > 0);
+    *hi_ = hi;
+    *lo_ = lo;
+}
+
+/*
+ * The counter block is read and written back as two 8-byte halves, the
+ * protocol of internal.h (aesir_ctr_copy), so that the next call, or this
+ * one after the caller's copy of the IV, gets it by store forwarding
+ * instead of waiting for the stores to retire. Fewer than 8 blocks (a
+ * 64-byte packet) run the tail kernel inline.
  */
 TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
-    const __m128i bs = bswap_mask();
-    while (nblocks > 0) {
-        /* Counter values before the low 64 bits wrap: 2^64 - lo. */
-        uint64_t lo = aesir_load_be64(ctr + 8);
-        size_t m = nblocks;
-        __m128i v = _mm_shuffle_epi8(loadu(ctr), bs);
-        if (lo != 0 && (uint64_t)(m - 1) > UINT64_MAX - lo)
-            m = (size_t)(0 - lo);
-        ctr_run(k, nr, v, out, in, m);
-        if ((uint64_t)(lo + m) != 0)
-            storeu(ctr, _mm_shuffle_epi8(
-                            _mm_add_epi64(v, _mm_set_epi64x(0, (long long)m)),
-                            bs));
-        else
-            aesir_ctr_add(ctr, m);
-        in += 16 * m, out += 16 * m, nblocks -= m;
+    uint64_t hi, lo;
+
+    memcpy(&hi, ctr, 8);
+    memcpy(&lo, ctr + 8, 8);
+    hi = __builtin_bswap64(hi); /* x86 is little-endian */
+    lo = __builtin_bswap64(lo);
+    if (nblocks < WIDE && (uint64_t)(nblocks - 1) <= UINT64_MAX - lo) {
+        __m128i v = _mm_set_epi64x((long long)hi, (long long)lo);
+#define CTR_TAIL(n) ctr_n(k, nr, v, out, in, (n), 0)
+        TAIL(CTR_TAIL, nblocks)
+#undef CTR_TAIL
+        lo += nblocks;
+        hi += lo < nblocks;
+    } else {
+        ctr_long(k, nr, &hi, &lo, out, in, nblocks);
     }
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+    memcpy(ctr, &hi, 8);
+    memcpy(ctr + 8, &lo, 8);
 }
 
 /* ---- CBC ---------------------------------------------------------------- */

@@ -16,15 +16,6 @@
 
 #define CHUNK_BLOCKS 32
 
-unsigned aesir_ctr_bits(unsigned counter_bits)
-{
-    if (counter_bits == 0)
-        return 128;
-    return counter_bits == 32 || counter_bits == 64 || counter_bits == 128
-               ? counter_bits
-               : 0;
-}
-
 /* Counter values left before the w-bit counter in ctr wraps, saturated
  * at 2^64 - 1. Never 0: the value in ctr itself is still usable. */
 static uint64_t ctr_room_of(const uint8_t ctr[16], unsigned w)
@@ -124,27 +115,26 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
 /*
  * One-shot CTR without a cipher context: the same overflow check and the
  * same keystream as aesir_ctr_update() on a fresh context, straight
- * between the caller's buffers. Only the counter copy and the keystream
- * block of a partial tail live here, and only they are wiped.
+ * between the caller's buffers. Only the counter copy (public, derived
+ * from the IV) and the keystream block of a partial tail live here; the
+ * keystream block is wiped, and only when a tail used it, so whole-block
+ * messages pay no wipe.
  */
 int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
                       unsigned w, uint8_t *out, const uint8_t *in, size_t len)
 {
-    struct {
-        uint8_t ctr[16];
-        uint8_t ksb[16];
-    } t;
+    uint8_t ctr[16], ksb[16];
     size_t nfull = len / 16, tail = len % 16;
 
     if ((uint64_t)nfull + (tail != 0) > ctr_room_of(iv, w))
         return AESIR_E_COUNTER_OVERFLOW;
-    memcpy(t.ctr, iv, 16);
+    aesir_ctr_copy(ctr, iv);
     if (nfull > 0)
-        ctr_run(ks, t.ctr, out, in, nfull);
+        ctr_run(ks, ctr, out, in, nfull);
     if (tail != 0) {
-        ks->engine->encrypt(ks->rk_enc, ks->nr, t.ksb, t.ctr, 1);
-        aesir_xor(out + 16 * nfull, in + 16 * nfull, t.ksb, tail);
+        ks->engine->encrypt(ks->rk_enc, ks->nr, ksb, ctr, 1);
+        aesir_xor(out + 16 * nfull, in + 16 * nfull, ksb, tail);
+        aesir_wipe(ksb, sizeof(ksb));
     }
-    aesir_wipe(&t, sizeof(t));
     return AESIR_OK;
 }

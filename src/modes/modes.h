@@ -65,7 +65,14 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out,
                      const uint8_t *in, size_t len);
 /* aesir_ctr_bits -- the counter width of an API counter_bits value: 32,
  * 64 or 128 (0 means 128); 0 when it is none of these. */
-unsigned aesir_ctr_bits(unsigned counter_bits);
+static inline unsigned aesir_ctr_bits(unsigned counter_bits)
+{
+    if (counter_bits == 0)
+        return 128;
+    return counter_bits == 32 || counter_bits == 64 || counter_bits == 128
+               ? counter_bits
+               : 0;
+}
 /* One-shot CTR on a checked key and a w-bit counter (w = 32, 64, 128):
  * AESIR_E_COUNTER_OVERFLOW before any output, else AESIR_OK (ctr.c). */
 int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
