@@ -414,6 +414,60 @@ static void test_inplace_buffered(const aesir_aes *k)
                 }
 }
 
+/* The one-shot stream modes without a context (CFB128, CTR): the errors
+ * of aesir_cipher_init and aesir_cipher_update in the same order, nothing
+ * written on an error, and in place (out == in) equal to out of place. */
+static void test_stream_oneshot(const aesir_aes *k)
+{
+    static const size_t lens[] = {1, 15, 16, 17, 64, 100, 576, 1000};
+    static uint8_t msg[1024], ref[1024], buf[1024];
+    aesir_aes blank, deconly;
+
+    memset(&blank, 0, sizeof(blank));
+    CHECK_EQ(aesir_cfb128_encrypt(NULL, iv0, buf, msg, 16), AESIR_E_ARGUMENT);
+    CHECK_EQ(aesir_cfb128_decrypt(&blank, iv0, buf, msg, 16), AESIR_E_STATE);
+    CHECK_EQ(aesir_cfb128_decrypt(k, NULL, buf, msg, 16), AESIR_E_ARGUMENT);
+    CHECK_EQ(aesir_cfb128_encrypt(k, iv0, NULL, msg, 16), AESIR_E_ARGUMENT);
+    CHECK_EQ(aesir_cfb128_decrypt(k, iv0, buf, NULL, 16), AESIR_E_ARGUMENT);
+    CHECK_EQ(aesir_cfb128_encrypt(k, iv0, NULL, NULL, 0), AESIR_OK);
+    CHECK_EQ(aesir_ctr_crypt(k, iv0, 0, NULL, NULL, 0), AESIR_OK);
+    CHECK_EQ(aesir_ctr_crypt(k, NULL, 0, buf, msg, 16), AESIR_E_ARGUMENT);
+    /* CFB runs the forward cipher in both directions. */
+    if (aesir_aes_init_ex(&deconly, key16, 16, aesir_aes_engine(k),
+                          AESIR_DECRYPT) == AESIR_OK) {
+        memset(buf, 0x5a, 16);
+        CHECK_EQ(aesir_cfb128_decrypt(&deconly, iv0, buf, msg, 16),
+                 AESIR_E_STATE);
+        CHECK_EQ(aesir_ctr_crypt(&deconly, iv0, 0, buf, msg, 16),
+                 AESIR_E_STATE);
+        CHECK_EQ(buf[0], 0x5a); /* nothing written */
+        aesir_aes_clear(&deconly);
+    } else {
+        CHECK(0);
+    }
+    for (size_t i = 0; i < sizeof(msg); i++)
+        msg[i] = (uint8_t)(i * 13 + 1);
+    for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+        for (int op = 0; op < 3; op++) {
+            size_t len = lens[l];
+            int e1, e2;
+            memcpy(buf, msg, len);
+            if (op == 0) {
+                e1 = aesir_cfb128_encrypt(k, iv0, ref, msg, len);
+                e2 = aesir_cfb128_encrypt(k, iv0, buf, buf, len);
+            } else if (op == 1) {
+                e1 = aesir_cfb128_decrypt(k, iv0, ref, msg, len);
+                e2 = aesir_cfb128_decrypt(k, iv0, buf, buf, len);
+            } else {
+                e1 = aesir_ctr_crypt(k, iv0, 32, ref, msg, len);
+                e2 = aesir_ctr_crypt(k, iv0, 32, buf, buf, len);
+            }
+            CHECK_EQ(e1, AESIR_OK);
+            CHECK_EQ(e2, AESIR_OK);
+            CHECK(memcmp(ref, buf, len) == 0);
+        }
+}
+
 static void test_engines(void)
 {
     size_t count = aesir_engine_count();
@@ -526,6 +580,7 @@ int main(void)
         test_zero_padding(&k);
         test_ctr_overflow(&k);
         test_inplace_buffered(&k);
+        test_stream_oneshot(&k);
         aesir_aes_clear(&k);
         printf("%-10s checked\n", name);
     }

@@ -57,6 +57,36 @@ static void cfb_enc_blocks(const struct aesir_key_state *ks, uint8_t iv[16],
     }
 }
 
+/*
+ * One-shot CFB128 without a cipher context: the same output as
+ * aesir_cfb128_update() on a fresh context, straight between the caller's
+ * buffers. The register is a local copy of the IV; between blocks it
+ * holds only ciphertext (public), so only the keystream block of a
+ * partial tail is wiped, and only when a tail used it.
+ */
+void aesir_cfb128_oneshot(const struct aesir_key_state *ks, unsigned dir,
+                          const uint8_t iv[16], uint8_t *out,
+                          const uint8_t *in, size_t len)
+{
+    uint8_t reg[16], ksb[16];
+    size_t nfull = len / 16, tail = len % 16;
+
+    memcpy(reg, iv, 16);
+    if (nfull > 0) {
+        if (dir == AESIR_ENCRYPT)
+            cfb_enc_blocks(ks, reg, out, in, nfull);
+        else if (ks->engine->cfb_dec != NULL)
+            ks->engine->cfb_dec(ks->rk_enc, ks->nr, reg, out, in, nfull);
+        else
+            cfb_dec_generic(ks, reg, out, in, nfull);
+    }
+    if (tail != 0) {
+        ks->engine->encrypt(ks->rk_enc, ks->nr, ksb, reg, 1);
+        aesir_xor(out + 16 * nfull, in + 16 * nfull, ksb, tail);
+        aesir_wipe(ksb, sizeof(ksb));
+    }
+}
+
 /* One byte at keystream position *pos (a new keystream block first when
  * the last one is used up); the ciphertext byte goes into the register. */
 static uint8_t cfb128_byte(struct cipher_state *st, unsigned *pos, uint8_t x)

@@ -53,6 +53,10 @@ int aesir_blockmode_final(struct cipher_state *st, uint8_t *out,
 /* Stream-like modes: out gets exactly len bytes. */
 void aesir_cfb128_update(struct cipher_state *st, uint8_t *out,
                          const uint8_t *in, size_t len);
+/* One-shot CFB128 on a checked key, without a context (cfb.c). */
+void aesir_cfb128_oneshot(const struct aesir_key_state *ks, unsigned dir,
+                          const uint8_t iv[16], uint8_t *out,
+                          const uint8_t *in, size_t len);
 void aesir_cfb8_update(struct cipher_state *st, uint8_t *out,
                        const uint8_t *in, size_t len);
 /* CFB1 on nbits bits, MSB first; unused low bits of the last output

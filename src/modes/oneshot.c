@@ -6,12 +6,12 @@
  * only be known after decrypting (bad PKCS#7 padding) wipes what was
  * written.
  *
- * Two exceptions, for per-call cost on short messages: ECB and CBC without
- * padding, and CTR, skip the cipher context (its set-up and wipe cost
- * about as much as a 64-byte message). They make the same checks in the
- * same order, so they return the same errors, then run the mode's own
- * block code (aesir_ecb_run, aesir_cbc_run, aesir_ctr_oneshot) on the
- * caller's buffers.
+ * Exceptions, for per-call cost on short messages: ECB and CBC without
+ * padding, CTR and CFB128 skip the cipher context (its set-up and wipe
+ * cost about as much as a 64-byte message). They make the same checks in
+ * the same order, so they return the same errors, then run the mode's own
+ * block code (aesir_ecb_run, aesir_cbc_run, aesir_ctr_oneshot,
+ * aesir_cfb128_oneshot) on the caller's buffers.
  */
 #include "modes.h"
 
@@ -148,18 +148,39 @@ static int stream_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
     return err;
 }
 
+/* CFB128 one-shot: the checks of aesir_cipher_init (key, IV) and
+ * aesir_cipher_update (buffers), in that order, then cfb.c on the
+ * caller's buffers. */
+static int cfb128_oneshot(const aesir_aes *key, unsigned dir,
+                          const uint8_t *iv, uint8_t *out, const uint8_t *in,
+                          size_t len)
+{
+    const struct aesir_key_state *ks;
+
+    if (key == NULL)
+        return AESIR_E_ARGUMENT;
+    if ((ks = aesir_key_state(key, AESIR_ENCRYPT)) == NULL)
+        return AESIR_E_STATE;
+    if (iv == NULL)
+        return AESIR_E_ARGUMENT;
+    if (len == 0)
+        return AESIR_OK;
+    if (in == NULL || out == NULL)
+        return AESIR_E_ARGUMENT;
+    aesir_cfb128_oneshot(ks, dir, iv, out, in, len);
+    return AESIR_OK;
+}
+
 int aesir_cfb128_encrypt(const aesir_aes *key, const uint8_t iv[16],
                          uint8_t *out, const uint8_t *in, size_t len)
 {
-    return stream_oneshot(key, AESIR_MODE_CFB128, AESIR_ENCRYPT, iv, 0, out,
-                          in, len);
+    return cfb128_oneshot(key, AESIR_ENCRYPT, iv, out, in, len);
 }
 
 int aesir_cfb128_decrypt(const aesir_aes *key, const uint8_t iv[16],
                          uint8_t *out, const uint8_t *in, size_t len)
 {
-    return stream_oneshot(key, AESIR_MODE_CFB128, AESIR_DECRYPT, iv, 0, out,
-                          in, len);
+    return cfb128_oneshot(key, AESIR_DECRYPT, iv, out, in, len);
 }
 
 int aesir_cfb8_encrypt(const aesir_aes *key, const uint8_t iv[16],
