@@ -148,27 +148,38 @@ static int stream_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
     return err;
 }
 
-/* CFB128 one-shot: the checks of aesir_cipher_init (key, IV) and
- * aesir_cipher_update (buffers), in that order, then cfb.c on the
- * caller's buffers. */
+/*
+ * The checks of aesir_cipher_init (key, IV) and aesir_cipher_update
+ * (buffers) for a stream mode's one-shot without a context, in that
+ * order; *ks is the checked key on AESIR_OK. (CTR's counter-width check
+ * comes between the key and the IV in aesir_cipher_init; it and both
+ * later checks return AESIR_E_ARGUMENT, so the caller may make it after
+ * these.)
+ */
+static int stream_checks(const aesir_aes *key, const uint8_t *iv,
+                         const uint8_t *out, const uint8_t *in, size_t len,
+                         const struct aesir_key_state **ks)
+{
+    if (key == NULL)
+        return AESIR_E_ARGUMENT;
+    if ((*ks = aesir_key_state(key, AESIR_ENCRYPT)) == NULL)
+        return AESIR_E_STATE;
+    if (iv == NULL || (len != 0 && (in == NULL || out == NULL)))
+        return AESIR_E_ARGUMENT;
+    return AESIR_OK;
+}
+
+/* CFB128 one-shot: stream_checks, then cfb.c on the caller's buffers. */
 static int cfb128_oneshot(const aesir_aes *key, unsigned dir,
                           const uint8_t *iv, uint8_t *out, const uint8_t *in,
                           size_t len)
 {
     const struct aesir_key_state *ks;
+    int err = stream_checks(key, iv, out, in, len, &ks);
 
-    if (key == NULL)
-        return AESIR_E_ARGUMENT;
-    if ((ks = aesir_key_state(key, AESIR_ENCRYPT)) == NULL)
-        return AESIR_E_STATE;
-    if (iv == NULL)
-        return AESIR_E_ARGUMENT;
-    if (len == 0)
-        return AESIR_OK;
-    if (in == NULL || out == NULL)
-        return AESIR_E_ARGUMENT;
-    aesir_cfb128_oneshot(ks, dir, iv, out, in, len);
-    return AESIR_OK;
+    if (err == AESIR_OK && len != 0)
+        aesir_cfb128_oneshot(ks, dir, iv, out, in, len);
+    return err;
 }
 
 int aesir_cfb128_encrypt(const aesir_aes *key, const uint8_t iv[16],
@@ -231,26 +242,21 @@ int aesir_ofb_crypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
                           len);
 }
 
-/* CTR one-shot: the checks of aesir_cipher_init (key, counter width,
- * IV) and aesir_cipher_update (buffers), in that order, then ctr.c on the
+/* CTR one-shot: stream_checks and the counter width, then ctr.c on the
  * caller's buffers. */
 int aesir_ctr_crypt(const aesir_aes *key, const uint8_t iv[16],
                     unsigned counter_bits, uint8_t *out, const uint8_t *in,
                     size_t len)
 {
     const struct aesir_key_state *ks;
+    unsigned w = aesir_ctr_bits(counter_bits);
+    int err = stream_checks(key, iv, out, in, len, &ks);
 
-    if (key == NULL)
-        return AESIR_E_ARGUMENT;
-    if ((ks = aesir_key_state(key, AESIR_ENCRYPT)) == NULL)
-        return AESIR_E_STATE;
-    if ((counter_bits = aesir_ctr_bits(counter_bits)) == 0)
-        return AESIR_E_ARGUMENT;
-    if (iv == NULL)
+    if (err != AESIR_OK)
+        return err;
+    if (w == 0)
         return AESIR_E_ARGUMENT;
     if (len == 0)
         return AESIR_OK;
-    if (in == NULL || out == NULL)
-        return AESIR_E_ARGUMENT;
-    return aesir_ctr_oneshot(ks, iv, counter_bits, out, in, len);
+    return aesir_ctr_oneshot(ks, iv, w, out, in, len);
 }
