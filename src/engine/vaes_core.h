@@ -1,0 +1,876 @@
+/*
+ * vaes_core.h -- the width-neutral body of the VAES engines, included by
+ * vaes_avx2.c (ymm: 2 blocks per vector) and vaes_avx512.c (zmm: 4 blocks
+ * per vector) after each has defined its vector layer. Everything that
+ * does not depend on the register width is written once here: the round
+ * loops, ECB, the CTR kernel and its counter protocol, CBC and CFB128
+ * decryption, CBC encryption and single blocks on xmm, the multi-buffer
+ * CBC lane manager and its kernels, key setup and the engine struct.
+ * The techniques, the measurements and the constant-time argument are in
+ * the two engine files' headers and docs/engines/vaes.md.
+ *
+ * Before including, the file defines (everything static, always inlined
+ * unless said otherwise):
+ *
+ *   TGT, FN, INL              target attribute; static TGT; static
+ *                             inline always_inline TGT
+ *   U                         vectors per bulk iteration
+ *   VW                        blocks per vector (2 or 4)
+ *   vec                       the vector type
+ *   vtail                     which blocks of a tail's last vector are
+ *                             real (0 when it is not a tail)
+ *   v_tail(nblocks)           the vtail of the last vector of nblocks
+ *                             >= 1 blocks
+ *   v_bcast(x)                the xmm x in every 128-bit lane
+ *   VI(op), VSI(op)           the intrinsic _mm256_op or _mm512_op, and
+ *                             _mm256_op_si256 or _mm512_op_si512
+ *   v_partial(tail, t)        whether a kernel's last vector (in a tail
+ *                             when tail, of blocks t) is loaded and
+ *                             stored partly
+ *   v_load_t(p, part, t),     unaligned; when part, only the blocks t
+ *   v_store_t(p, v, part, t)  says are real are read or written (the
+ *                             others are never touched in memory)
+ *   v_join(prev, cur)         [last block of prev, blocks 0..VW-2 of cur]
+ *   v_lanes(hi, lo, step)     lane j holds the 128-bit integer hi:lo +
+ *                             j step (lo the lower qword; no carry), all
+ *                             constants: a whole-vector constant, so that
+ *                             gcc sees it and computes an iteration's
+ *                             counters side by side, not in a chain (it
+ *                             does not see through a broadcast)
+ *   VAES_CTR_BE               1: ctr_n may make an iteration's counters
+ *                             by adding to the counter block's last byte
+ *                             (see ctr_n); 0: never
+ *   v_chain(x, p, k)          x ^ p ^ k (the CBC chaining XOR)
+ *   mb_load4(in, off, d)      d[s] = block s (at in[j] + off + 16 s) of
+ *                             slots j = 0..VW-1, for s = 0..3
+ *   mb_store4(out, j0, n, off, d)  the inverse, for the slots j with
+ *                             j0 + j < n only (slot 0 always)
+ *   mb_gather(in, off), mb_scatter(out, j0, n, off, x)   one block per
+ *                             slot, the same way
+ *   VAES_NAME, VAES_DESCRIPTION   for the engine struct
+ *
+ * It defines the static functions of the engine and the struct engine;
+ * the including file adds the accessor.
+ */
+#ifndef AESIR_VAES_CORE_H
+#define AESIR_VAES_CORE_H
+
+#include "aesni_keys.h"
+
+/* Bytes per vector. */
+#define VB (16 * VW)
+
+/*
+ * An empty asm that keeps v in the register it is in. Without it gcc 12
+ * gives each vector a new register every round and copies it back: one
+ * vmovdqa per vector per round, twice the uops of the round loop, which
+ * at two vaesenc ymm per cycle takes rename bandwidth (vaes-avx2 CTR at
+ * 16 KiB: 17.1 GB/s without, 18.4 with). It is applied to a scalar
+ * temporary, never to an array element: on x[i] itself it keeps gcc from
+ * promoting the array to registers (a store and a reload per vector per
+ * round).
+ */
+#define PIN(v) __asm__("" : "+v"(v))
+
+INL __m128i key128(const uint8_t *rk, unsigned r)
+{
+    return _mm_load_si128((const __m128i *)(const void *)(rk + 16 * (size_t)r));
+}
+
+/* Whole vectors: p vector-aligned, or unaligned (u). */
+INL vec v_load(const uint8_t *p)
+{
+    return VSI(load)((const vec *)(const void *)p);
+}
+
+INL void v_store(uint8_t *p, vec v)
+{
+    VSI(store)((vec *)(void *)p, v);
+}
+
+INL vec v_loadu(const uint8_t *p)
+{
+    return VSI(loadu)((const vec *)(const void *)p);
+}
+
+INL void v_storeu(uint8_t *p, vec v)
+{
+    VSI(storeu)((vec *)(void *)p, v);
+}
+
+/* One AES round on every lane; XOR; vpaddq; vpshufb. */
+#define v_xor VSI(xor)
+#define v_enc VI(aesenc_epi128)
+#define v_enclast VI(aesenclast_epi128)
+#define v_dec VI(aesdec_epi128)
+#define v_declast VI(aesdeclast_epi128)
+#define v_add64 VI(add_epi64)
+
+/* Each 16-byte block byte-reversed: big-endian counter block <->
+ * little-endian 128-bit integer. */
+INL vec v_bswap(vec v)
+{
+    return VI(shuffle_epi8)(v,
+                            v_bcast(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
+                                                  7, 6, 5, 4, 3, 2, 1, 0)));
+}
+
+INL vec v_key(const uint8_t *rk, unsigned r)
+{
+    return v_bcast(key128(rk, r));
+}
+
+/* Rounds 1 .. nr-1 on n vectors (nr >= 10, hence the do-while). */
+INL void rounds_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec)
+{
+    unsigned r = 1;
+    do {
+        vec k = v_key(rk, r);
+        for (unsigned i = 0; i < n; i++) {
+            vec t = dec ? v_dec(x[i], k) : v_enc(x[i], k);
+            PIN(t);
+            x[i] = t;
+        }
+    } while (++r < nr);
+}
+
+/*
+ * Round 0 and rounds 1 .. nr-1 on n vectors; the last round is the
+ * caller's, which may fold an XOR into its key. n is a constant at every
+ * call, so the loops over i unroll and x stays in registers. In the bulk
+ * loops the round loop stays a loop (one key broadcast per round for all
+ * n vectors). For the tails (unroll), nr is made a constant so that the
+ * rounds unroll as well: a tail pass is short, and a round loop's exit
+ * branch there cost as much as the AES work (ECB, 64 bytes: 7.1 GB/s with
+ * the loop, 11.6 unrolled).
+ */
+INL void start_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec,
+                 int unroll)
+{
+    const vec k = v_key(rk, 0);
+    for (unsigned i = 0; i < n; i++)
+        x[i] = v_xor(x[i], k);
+    if (!unroll)
+        rounds_n(rk, nr, x, n, dec);
+    else if (nr == 10)
+        rounds_n(rk, 10, x, n, dec);
+    else if (nr == 12)
+        rounds_n(rk, 12, x, n, dec);
+    else
+        rounds_n(rk, 14, x, n, dec);
+}
+
+/* Vector i of a kernel's n is a tail's last vector, and is loaded and
+ * stored as only partly real. (Written the same way as before the two
+ * engines shared this code: with the test in another order, gcc 12 kept
+ * the vectors of vaes-avx2's odd CBC-decryption tails on the stack, 10%
+ * slower at 240 bytes.) */
+INL int part_of(int tail, vtail t, unsigned i, unsigned n)
+{
+    return v_partial(tail, t) && i == n - 1;
+}
+
+/* The tail: ceil(nblocks / VW) vectors, the last one only partly real,
+ * through kernel K(n, t) for the constant n it needs. */
+/* clang-format off */
+#define TAIL_SWITCH(nblocks, K)                                            \
+    do {                                                                   \
+        vtail t_ = v_tail(nblocks);                                       \
+        switch (((nblocks) + VW - 1) / VW) {                               \
+        case 1: K(1, t_); break;                                           \
+        case 2: K(2, t_); break;                                           \
+        case 3: K(3, t_); break;                                           \
+        case 4: K(4, t_); break;                                           \
+        case 5: K(5, t_); break;                                           \
+        case 6: K(6, t_); break;                                           \
+        case 7: K(7, t_); break;                                           \
+        case 8: K(8, t_); break;                                           \
+        }                                                                  \
+    } while (0)
+/* clang-format on */
+
+/* ---------------------------------------------------------------------
+ * ECB
+ * ------------------------------------------------------------------- */
+
+/*
+ * One block on xmm: a plain aesenc chain with the round keys as memory
+ * operands, nr a constant. The serial modes (OFB, CFB encryption, CFB8,
+ * CFB1) call the engine one block at a time, and each call's input is
+ * the previous call's output, just stored: a masked zmm load and store
+ * around a zmm round chain made that round trip 1.7x slower than on xmm
+ * (OFB, AES-128: 0.65 against 1.16 GB/s; docs/engines/vaes.md).
+ */
+INL void block1_nr(const uint8_t *rk, const unsigned nr, uint8_t *out,
+                   const uint8_t *in, int dec)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)in);
+    x = _mm_xor_si128(x, key128(rk, 0));
+    for (unsigned r = 1; r < nr; r++)
+        x = dec ? _mm_aesdec_si128(x, key128(rk, r))
+                : _mm_aesenc_si128(x, key128(rk, r));
+    x = dec ? _mm_aesdeclast_si128(x, key128(rk, nr))
+            : _mm_aesenclast_si128(x, key128(rk, nr));
+    _mm_storeu_si128((__m128i *)(void *)out, x);
+}
+
+INL void block1(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                int dec)
+{
+    if (nr == 10)
+        block1_nr(rk, 10, out, in, dec);
+    else if (nr == 12)
+        block1_nr(rk, 12, out, in, dec);
+    else
+        block1_nr(rk, 14, out, in, dec);
+}
+
+/* n vectors from in to out; in a tail, the last one only partly (t). */
+INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+               unsigned n, int tail, vtail t, int dec)
+{
+    vec x[U], k;
+    for (unsigned i = 0; i < n; i++)
+        x[i] = v_load_t(in + VB * i, part_of(tail, t, i, n), t);
+    start_n(rk, nr, x, n, dec, tail);
+    k = v_key(rk, nr);
+    for (unsigned i = 0; i < n; i++)
+        x[i] = dec ? v_declast(x[i], k) : v_enclast(x[i], k);
+    for (unsigned i = 0; i < n; i++)
+        v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
+}
+
+INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
+             size_t nblocks, int dec)
+{
+    const uint8_t *rk = rkv;
+    if (nblocks == 1) {
+        block1(rk, nr, out, in, dec);
+        return;
+    }
+    for (; nblocks >= VW * U; nblocks -= VW * U) {
+        ecb_n(rk, nr, out, in, U, 0, 0, dec);
+        in += VB * U;
+        out += VB * U;
+    }
+#define K(n, t) ecb_n(rk, nr, out, in, n, 1, t, dec)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+}
+
+FN void encrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 0);
+}
+
+FN void decrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
+                size_t nblocks)
+{
+    ecb(rk, nr, out, in, nblocks, 1);
+}
+
+/* ---------------------------------------------------------------------
+ * CTR
+ * ------------------------------------------------------------------- */
+
+/*
+ * n vectors of counters from *c (lanes: little-endian counters) onward.
+ * With be, the caller has checked that the counter's last byte does not
+ * wrap within these VW n blocks: then block j's counter block is the
+ * first one with j added to its last byte, which is the top byte of the
+ * upper qword, so one vpaddq makes each vector from the byte-swapped
+ * first one (one vpshufb per call instead of one per vector: on ymm the
+ * shuffles compete with vaesenc for ports 0 and 1).
+ */
+INL void ctr_n(const uint8_t *rk, unsigned nr, vec *c, uint8_t *out,
+               const uint8_t *in, unsigned n, int tail, vtail t, int be)
+{
+    vec x[U], k;
+    if (be) {
+        const vec c0 = v_bswap(*c);
+        for (unsigned i = 0; i < n; i++)
+            x[i] = v_add64(c0, v_lanes((long long)(VW * i) << 56, 0, 0));
+        *c = v_add64(*c, v_lanes(0, VW * n, 0));
+    } else {
+        const vec step = v_lanes(0, VW, 0);
+        for (unsigned i = 0; i < n; i++) {
+            x[i] = v_bswap(*c);
+            *c = v_add64(*c, step);
+        }
+    }
+    start_n(rk, nr, x, n, 0, tail);
+    k = v_key(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        vec p = v_load_t(in + VB * i, part_of(tail, t, i, n), t);
+        x[i] = v_enclast(x[i], v_xor(k, p));
+    }
+    for (unsigned i = 0; i < n; i++)
+        v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
+}
+
+/* The counters hi:lo, hi:lo + 1, ... in the lanes of one vector. */
+INL vec ctr_first(uint64_t hi, uint64_t lo)
+{
+    return v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)),
+                   v_lanes(0, 0, 1));
+}
+
+/* nblocks counters from the 128-bit counter hi:lo, whose low 64 bits do
+ * not wrap on the way. */
+INL void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
+                 uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    vec c = ctr_first(hi, lo);
+
+    for (; nblocks >= VW * U; nblocks -= VW * U) {
+        /* The last byte of the first counter; VW U - 1 more must fit. */
+        if (VAES_CTR_BE && (lo & 0xff) <= 256 - VW * U)
+            ctr_n(rk, nr, &c, out, in, U, 0, 0, 1);
+        else
+            ctr_n(rk, nr, &c, out, in, U, 0, 0, 0);
+        lo += VW * U;
+        in += VB * U;
+        out += VB * U;
+    }
+#define K(n, t) ctr_n(rk, nr, &c, out, in, n, 1, t, 0)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+}
+
+/* Counters hi:lo .. hi:lo+nblocks-1 stay below the wrap of the low 64
+ * bits (nblocks >= 1). */
+INL int no_wrap(uint64_t lo, size_t nblocks)
+{
+    return (uint64_t)(nblocks - 1) <= UINT64_MAX - lo;
+}
+
+/* Any length; the call is split where the low 64 bits wrap. Kept out of
+ * line so that ctr_crypt's short path below has no stack frame and loads
+ * none of the bulk loop's constants. */
+__attribute__((noinline)) FN void ctr_long(const uint8_t *rk, unsigned nr,
+                                           uint64_t *hi_, uint64_t *lo_,
+                                           uint8_t *out, const uint8_t *in,
+                                           size_t nblocks)
+{
+    uint64_t hi = *hi_, lo = *lo_;
+    do {
+        /* Up to the wrap of the low 64 bits (room 0: 2^64), then the rest. */
+        uint64_t room = 0 - lo;
+        size_t k =
+            room != 0 && (uint64_t)nblocks > room ? (size_t)room : nblocks;
+        ctr_run(rk, nr, hi, lo, out, in, k);
+        lo += k;
+        hi += lo < k;
+        in += 16 * k;
+        out += 16 * k;
+        nblocks -= k;
+    } while (nblocks > 0);
+    *hi_ = hi;
+    *lo_ = lo;
+}
+
+/*
+ * The counter is read into hi:lo and written back with the same two 8-byte
+ * accesses (the protocol of internal.h, aesir_ctr_copy), so that a call
+ * that follows at once gets it by store forwarding. (Reading it back as
+ * one 16-byte load after two 8-byte stores, or as two 8-byte loads after
+ * one 16-byte store, stalls the next call until this one has finished:
+ * 30% of the speed at 512 bytes.) Up to 4 blocks (a 64-byte packet) take
+ * 4 / VW vectors inline (one masked zmm, or two ymm): 1.5x faster at 64
+ * bytes than through the general path, whose set-up costs as much as the
+ * AES rounds there.
+ */
+FN void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
+                  const uint8_t *in, size_t nblocks)
+{
+    const uint8_t *rk = rkv;
+    uint64_t hi, lo;
+
+    memcpy(&hi, ctr, 8);
+    memcpy(&lo, ctr + 8, 8);
+    hi = __builtin_bswap64(hi); /* x86 is little-endian */
+    lo = __builtin_bswap64(lo);
+    if (nblocks - 1 < 4 && no_wrap(lo, nblocks)) { /* 1..4 blocks */
+        vec c = ctr_first(hi, lo);
+        if (nblocks <= VW)
+            ctr_n(rk, nr, &c, out, in, 1, 1, v_tail(nblocks), 0);
+        else
+            ctr_n(rk, nr, &c, out, in, 4 / VW, 1, v_tail(nblocks), 0);
+        lo += nblocks;
+        hi += lo < nblocks;
+    } else {
+        ctr_long(rk, nr, &hi, &lo, out, in, nblocks);
+    }
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+    memcpy(ctr, &hi, 8);
+    memcpy(ctr + 8, &lo, 8);
+}
+
+/* ---------------------------------------------------------------------
+ * CBC and CFB128 decryption
+ * ------------------------------------------------------------------- */
+
+/*
+ * n vectors of CBC decryption. *prev holds the ciphertext block before
+ * in (in its last lane); on return, the last vector's ciphertext (outside
+ * a tail). Every load precedes every store, so in == out works.
+ */
+INL void cbc_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
+                   const uint8_t *in, unsigned n, int tail, vtail t)
+{
+    vec x[U], k;
+    for (unsigned i = 0; i < n; i++)
+        x[i] = v_load_t(in + VB * i, part_of(tail, t, i, n), t);
+    start_n(rk, nr, x, n, 1, tail);
+    k = v_key(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        vec c;
+        if (i == 0) /* [prev's last block, C0 ..] */
+            c = v_join(*prev, v_load_t(in, part_of(tail, t, 0, n), t));
+        else
+            c = v_load_t(in + VB * i - 16, part_of(tail, t, i, n), t);
+        x[i] = v_declast(x[i], v_xor(k, c));
+    }
+    if (!tail)
+        *prev = v_loadu(in + VB * (n - 1));
+    for (unsigned i = 0; i < n; i++)
+        v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
+}
+
+/*
+ * n vectors of CFB128 decryption, P_j = C_j ^ E(C_(j-1)): CBC decryption
+ * with the two loads swapped. Vector i encrypts C_(VW i - 1) ..
+ * C_(VW i + VW - 2), loaded unaligned from in + VB i - 16 (the first
+ * vector: the last block of *prev and C0.., by v_join), and C_j itself is
+ * folded into the last round key. A tail's last vector loads both with
+ * the same t: its b blocks need b cipher inputs. *prev gets the last
+ * vector's ciphertext outside a tail. Every load precedes every store, so
+ * in == out works.
+ */
+INL void cfb_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
+                   const uint8_t *in, unsigned n, int tail, vtail t)
+{
+    vec x[U], k;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0) /* [prev's last block, C0 ..] */
+            x[i] = v_join(*prev, v_load_t(in, part_of(tail, t, 0, n), t));
+        else
+            x[i] = v_load_t(in + VB * i - 16, part_of(tail, t, i, n), t);
+    }
+    start_n(rk, nr, x, n, 0, tail);
+    k = v_key(rk, nr);
+    for (unsigned i = 0; i < n; i++) {
+        vec c = v_load_t(in + VB * i, part_of(tail, t, i, n), t);
+        x[i] = v_enclast(x[i], v_xor(k, c));
+    }
+    if (!tail)
+        *prev = v_loadu(in + VB * (n - 1));
+    for (unsigned i = 0; i < n; i++)
+        v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
+}
+
+/* CBC (cfb = 0) or CFB128 (cfb = 1) decryption: the loop around the
+ * kernels. */
+INL void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
+                     const uint8_t *in, size_t nblocks, int cfb)
+{
+    const uint8_t *rk = rkv;
+    __m128i next_iv;
+    vec prev;
+
+    if (nblocks == 0)
+        return;
+    next_iv = _mm_loadu_si128((const __m128i *)(in + 16 * (nblocks - 1)));
+    prev = v_bcast(_mm_loadu_si128((const __m128i *)iv));
+    for (; nblocks >= VW * U; nblocks -= VW * U) {
+        if (cfb)
+            cfb_dec_n(rk, nr, &prev, out, in, U, 0, 0);
+        else
+            cbc_dec_n(rk, nr, &prev, out, in, U, 0, 0);
+        in += VB * U;
+        out += VB * U;
+    }
+#define K(n, t)                                                                \
+    do {                                                                       \
+        if (cfb)                                                               \
+            cfb_dec_n(rk, nr, &prev, out, in, n, 1, t);                        \
+        else                                                                   \
+            cbc_dec_n(rk, nr, &prev, out, in, n, 1, t);                        \
+    } while (0)
+    if (nblocks > 0)
+        TAIL_SWITCH(nblocks, K);
+#undef K
+    _mm_storeu_si128((__m128i *)iv, next_iv);
+}
+
+FN void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    dec_chained(rk, nr, iv, out, in, nblocks, 0);
+}
+
+FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    dec_chained(rk, nr, iv, out, in, nblocks, 1);
+}
+
+/* ---------------------------------------------------------------------
+ * CBC encryption
+ * ------------------------------------------------------------------- */
+
+/*
+ * CBC encryption with nr known at compile time, so that all round keys
+ * stay in registers. With m = P_{i+1} ^ k0, aesenclast(x, k_nr ^ m) =
+ * C_i ^ m is already the next block's state after round 0; C_i = that ^ m
+ * is computed beside the chain.
+ */
+INL void cbc_enc_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
+                    uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    __m128i k[15], x, m;
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = key128(rk, r);
+    x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]);
+    x = _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in));
+    for (size_t i = 0; i + 1 < nblocks; i++) {
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm_aesenc_si128(x, k[r]);
+        m = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * (i + 1))),
+                          k[0]);
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(k[nr], m));
+        _mm_storeu_si128((__m128i *)(out + 16 * i), _mm_xor_si128(x, m));
+    }
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, k[r]);
+    x = _mm_aesenclast_si128(x, k[nr]);
+    _mm_storeu_si128((__m128i *)(out + 16 * (nblocks - 1)), x);
+    _mm_storeu_si128((__m128i *)iv, x);
+}
+
+FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    if (nblocks == 0)
+        return;
+    if (nr == 10)
+        cbc_enc_nr(rk, 10, iv, out, in, nblocks);
+    else if (nr == 12)
+        cbc_enc_nr(rk, 12, iv, out, in, nblocks);
+    else
+        cbc_enc_nr(rk, 14, iv, out, in, nblocks);
+}
+
+/* ---------------------------------------------------------------------
+ * Multi-buffer CBC encryption
+ *
+ * One CBC chain keeps one vaesenc in flight where the units take 4
+ * block-rounds per cycle at a latency of 3 to 4; 16 independent messages
+ * fill them: MB_NV vectors of VW messages each, every 128-bit lane with
+ * its own round keys. The manager (cbc_enc_many) gives each of 16 slots a
+ * message (lane) and copies the lane's round keys into column j of a
+ * stack table, so that row r holds round key r of 16 slots and a VB-byte
+ * load is the key operand of one vaesenc for VW slots:
+ *
+ *   kt[r]:  | K_r slot 0 | K_r slot 1 | ... | K_r slot 15 |   (r = 0..nr)
+ *           '- vector 0 (VW slots) -'  ...  '- MB_NV - 1 -'
+ *
+ * A kernel call runs the busy slots in lock step for as many blocks as the
+ * shortest has left; then finished slots take the next waiting lane, or
+ * the last busy slot moves into the hole (busy slots stay 0..n-1, in
+ * ceil(n/VW) vectors; the rest of the last vector are dummies that read
+ * slot 0's input and store nothing). The last lane alone goes to cbc_enc.
+ *
+ * Data moves 4 blocks at a time: each slot's 4 blocks are read and
+ * written as whole vectors and regrouped in registers (mb_load4,
+ * mb_store4), so that every cache line is touched once. Gathering block
+ * by block was 3x slower with 16 messages 4 KiB apart (4.7 instead of 14
+ * GB/s on zmm): 32 streams at the same offset in their pages share one L1
+ * set (12 ways), so a line touched 4 times 40 cycles apart was refetched
+ * every time. Steps not a multiple of 4 are gathered block by block.
+ * ------------------------------------------------------------------- */
+
+#define MB_SLOTS 16
+#define MB_NV (MB_SLOTS / VW)
+
+struct mb {
+    _Alignas(64) uint8_t kt[15][MB_SLOTS][16]; /* kt[r][j]: K_r of slot j */
+    _Alignas(64) uint8_t chain[MB_SLOTS][16];  /* IV or last ciphertext */
+    const uint8_t *in[MB_SLOTS];
+    uint8_t *out[MB_SLOTS];
+    size_t left[MB_SLOTS];
+    struct aesir_cbc_lane *lane[MB_SLOTS];
+};
+
+/* Hides where the key table is, once per step, so the compilers keep
+ * round keys as memory operands of vaesenc instead of hoisting them into
+ * registers (44 keys do not fit) and spilling them to the stack (clang
+ * did on zmm: 12.8 instead of 13.8 GB/s). */
+INL const uint8_t *mb_opaque(const uint8_t *p)
+{
+    __asm__("" : "+r"(p));
+    return p;
+}
+
+INL vec mb_key(const uint8_t *kt, unsigned r, unsigned v)
+{
+    return v_load(kt + 256 * r + VB * v);
+}
+
+/* Rounds 1..nr of the nv vectors x, slot keys from the table. */
+INL void mb_rounds(const uint8_t *kt, vec *x, unsigned nv, unsigned nr)
+{
+    for (unsigned r = 1; r < nr; r++)
+        for (unsigned v = 0; v < nv; v++) {
+            vec t = v_enc(x[v], mb_key(kt, r, v));
+            PIN(t);
+            x[v] = t;
+        }
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = v_enclast(x[v], mb_key(kt, nr, v));
+}
+
+/* One CBC step on the nv vectors: x = E(x ^ P ^ K0), and d = x, the
+ * ciphertext. */
+INL void mb_step(const uint8_t **kt, vec *x, vec *d, unsigned nv, unsigned nr)
+{
+    *kt = mb_opaque(*kt);
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = v_chain(x[v], d[v], mb_key(*kt, 0, v));
+    mb_rounds(*kt, x, nv, nr);
+    for (unsigned v = 0; v < nv; v++)
+        d[v] = x[v];
+}
+
+/*
+ * groups x 4 blocks of slots 0..n-1, in nv vectors of VW slots (slots n..
+ * of the last vector are dummies: they read slot 0's input and store
+ * nothing). d[s][v]: block s of the VW slots of vector v (one array per
+ * step, so that every index is a loop variable the compilers unroll).
+ */
+INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
+                    size_t groups)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    vec x[MB_NV], d[4][MB_NV];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = v_load(m->chain[VW * v]);
+    for (size_t off = 0; off < 64 * groups; off += 64) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++)
+            mb_load4(m->in + VW * v, off, &d[0][v], &d[1][v], &d[2][v],
+                     &d[3][v]);
+        mb_step(&kt, x, d[0], nv, nr);
+        mb_step(&kt, x, d[1], nv, nr);
+        mb_step(&kt, x, d[2], nv, nr);
+        mb_step(&kt, x, d[3], nv, nr);
+        for (unsigned v = 0; v < nv; v++)
+            mb_store4(m->out + VW * v, VW * v, n, off, d[0][v], d[1][v],
+                      d[2][v], d[3][v]);
+    }
+    for (unsigned v = 0; v < nv; v++)
+        v_store(m->chain[VW * v], x[v]);
+}
+
+/* steps (< 4) single blocks, gathered and scattered slot by slot. */
+INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                    size_t off0, size_t steps)
+{
+    const uint8_t *kt = &m->kt[0][0][0];
+    vec x[MB_NV];
+
+    for (unsigned v = 0; v < nv; v++)
+        x[v] = v_load(m->chain[VW * v]);
+    for (size_t off = off0; off < off0 + 16 * steps; off += 16) {
+        kt = mb_opaque(kt);
+        for (unsigned v = 0; v < nv; v++)
+            x[v] =
+                v_chain(x[v], mb_gather(m->in + VW * v, off), mb_key(kt, 0, v));
+        mb_rounds(kt, x, nv, nr);
+        for (unsigned v = 0; v < nv; v++)
+            mb_scatter(m->out + VW * v, VW * v, n, off, x[v]);
+    }
+    for (unsigned v = 0; v < nv; v++)
+        v_store(m->chain[VW * v], x[v]);
+}
+
+/* The kernels for nv vectors; nr a constant in the bulk kernel, so its
+ * rounds unroll. */
+INL void mb_kernels(struct mb *m, unsigned nv, unsigned n, unsigned nr,
+                    size_t steps)
+{
+    if (steps >= 4) {
+        if (nr == 10)
+            mb_kernel4(m, nv, n, 10, steps / 4);
+        else if (nr == 12)
+            mb_kernel4(m, nv, n, 12, steps / 4);
+        else
+            mb_kernel4(m, nv, n, 14, steps / 4);
+    }
+    if (steps % 4 != 0)
+        mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4);
+}
+
+FN void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    unsigned nv = (n + VW - 1) / VW;
+    for (unsigned j = n; j < VW * nv; j++)
+        m->in[j] = m->in[0];
+    /* a kernel for each constant nv = 1 .. MB_NV */
+    switch (nv) {
+    case 1:
+        mb_kernels(m, 1, n, nr, steps);
+        break;
+    case 2:
+        mb_kernels(m, 2, n, nr, steps);
+        break;
+    case 3:
+        mb_kernels(m, 3, n, nr, steps);
+        break;
+#if MB_NV > 4
+    case 4:
+        mb_kernels(m, 4, n, nr, steps);
+        break;
+    case 5:
+        mb_kernels(m, 5, n, nr, steps);
+        break;
+    case 6:
+        mb_kernels(m, 6, n, nr, steps);
+        break;
+    case 7:
+        mb_kernels(m, 7, n, nr, steps);
+        break;
+#endif
+    default:
+        mb_kernels(m, MB_NV, n, nr, steps);
+        break;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        m->in[j] += 16 * steps;
+        m->out[j] += 16 * steps;
+        m->left[j] -= steps;
+    }
+}
+
+/* Slot j takes lane l: its round keys into column j of the table. */
+INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
+                   unsigned nr)
+{
+    /* 11 keys in a loop the compiler unrolls, then 0, 2 or 4: a loop
+     * over all nr + 1 cost more than the AES work of a one-block
+     * message */
+    for (unsigned r = 0; r <= 10; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    for (unsigned r = 11; r <= nr; r++)
+        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
+    memcpy(m->chain[j], l->iv, 16);
+    m->in[j] = l->in;
+    m->out[j] = l->out;
+    m->left[j] = l->nblocks;
+    m->lane[j] = l;
+}
+
+static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
+                                      size_t nlanes, size_t *next)
+{
+    while (*next < nlanes) {
+        struct aesir_cbc_lane *l = &lanes[(*next)++];
+        if (l->nblocks != 0)
+            return l;
+    }
+    return NULL;
+}
+
+FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+{
+    struct mb m;
+    struct aesir_cbc_lane *l;
+    size_t next = 0, busy = 0;
+    unsigned n = 0;
+
+    for (size_t i = 0; i < nlanes && busy < 2; i++)
+        busy += lanes[i].nblocks != 0;
+    if (busy < 2) {
+        for (size_t i = 0; i < nlanes; i++)
+            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+                    lanes[i].nblocks);
+        return;
+    }
+    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+        mb_assign(&m, n++, l, nr);
+    /* The dummy slots of the last vector (results never stored) read
+     * columns no lane took: zeroed, so nothing reads uninitialised
+     * memory. Columns freed later keep their old keys. */
+    for (unsigned j = n; j % VW != 0; j++) {
+        for (unsigned r = 0; r <= nr; r++)
+            _mm_store_si128((__m128i *)(void *)m.kt[r][j], _mm_setzero_si128());
+        memset(m.chain[j], 0, 16);
+    }
+    while (n > 1) {
+        size_t steps = m.left[0];
+        for (unsigned j = 1; j < n; j++)
+            steps = m.left[j] < steps ? m.left[j] : steps;
+        mb_run(&m, n, nr, steps);
+        for (unsigned j = 0; j < n;) {
+            if (m.left[j] != 0) {
+                j++;
+                continue;
+            }
+            memcpy(m.lane[j]->iv, m.chain[j], 16);
+            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+                mb_assign(&m, j, l, nr);
+                continue;
+            }
+            if (j != --n) {
+                mb_assign(&m, j, m.lane[n], nr);
+                memcpy(m.chain[j], m.chain[n], 16);
+                m.in[j] = m.in[n];
+                m.out[j] = m.out[n];
+                m.left[j] = m.left[n];
+            }
+        }
+    }
+    if (n == 1) {
+        l = m.lane[0];
+        memcpy(l->iv, m.chain[0], 16);
+        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+    }
+    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
+/* ---------------------------------------------------------------------
+ * Key setup and the engine
+ * ------------------------------------------------------------------- */
+
+FN void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+{
+    (void)ak_expand(rk, 16, key, key_len);
+}
+
+FN void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+{
+    ak_invert(rk, 16, ak_expand(rk, 16, key, key_len));
+}
+
+static const struct aesir_engine engine = {
+    .name = VAES_NAME,
+    .description = VAES_DESCRIPTION,
+    .flags = ENGINE_CT | ENGINE_HW,
+    .batch = VW * U,
+    .setkey_enc = setkey_enc,
+    .setkey_dec = setkey_dec,
+    .encrypt = encrypt,
+    .decrypt = decrypt,
+    .ctr = ctr_crypt,
+    .cbc_enc = cbc_enc,
+    .cbc_dec = cbc_dec,
+    .cfb_dec = cfb_dec,
+    .cbc_enc_many = cbc_enc_many,
+};
+
+#endif /* AESIR_VAES_CORE_H */
