@@ -347,67 +347,87 @@ INL int no_wrap(uint64_t lo, size_t nblocks)
     return (uint64_t)(nblocks - 1) <= UINT64_MAX - lo;
 }
 
-/* Any length; the call is split where the low 64 bits wrap. Kept out of
- * line so that ctr_crypt's short path below has no stack frame and loads
- * none of the bulk loop's constants. */
-__attribute__((noinline)) FN void ctr_long(const uint8_t *rk, unsigned nr,
-                                           uint64_t *hi_, uint64_t *lo_,
-                                           uint8_t *out, const uint8_t *in,
-                                           size_t nblocks)
+/* The counter block at ctr as hi:lo, read as two 8-byte halves (the
+ * protocol of internal.h, aesir_ctr_copy), and written back the same way. */
+INL void ctr_get(const uint8_t ctr[16], uint64_t *hi, uint64_t *lo)
 {
-    uint64_t hi = *hi_, lo = *lo_;
-    do {
-        /* Up to the wrap of the low 64 bits (room 0: 2^64), then the rest. */
-        uint64_t room = 0 - lo;
-        size_t k =
-            room != 0 && (uint64_t)nblocks > room ? (size_t)room : nblocks;
-        ctr_run(rk, nr, hi, lo, out, in, k);
-        lo += k;
-        hi += lo < k;
-        in += 16 * k;
-        out += 16 * k;
-        nblocks -= k;
-    } while (nblocks > 0);
-    *hi_ = hi;
-    *lo_ = lo;
+    memcpy(hi, ctr, 8);
+    memcpy(lo, ctr + 8, 8);
+    *hi = __builtin_bswap64(*hi); /* x86 is little-endian */
+    *lo = __builtin_bswap64(*lo);
+}
+
+INL void ctr_put(uint8_t ctr[16], uint64_t hi, uint64_t lo)
+{
+    hi = __builtin_bswap64(hi);
+    lo = __builtin_bswap64(lo);
+    memcpy(ctr, &hi, 8);
+    memcpy(ctr + 8, &lo, 8);
 }
 
 /*
- * The counter is read into hi:lo and written back with the same two 8-byte
- * accesses (the protocol of internal.h, aesir_ctr_copy), so that a call
- * that follows at once gets it by store forwarding. (Reading it back as
- * one 16-byte load after two 8-byte stores, or as two 8-byte loads after
- * one 16-byte store, stalls the next call until this one has finished:
- * 30% of the speed at 512 bytes.) Up to 4 blocks (a 64-byte packet) take
- * 4 / VW vectors inline (one masked zmm, or two ymm): 1.5x faster at 64
- * bytes than through the general path, whose set-up costs as much as the
- * AES rounds there.
+ * nblocks >= 1 counters from the block at ctr, whose low 64 bits do not
+ * wrap on the way. The next counter is written back before the rounds
+ * start, so no scalar lives across them. Kept out of line so that
+ * ctr_crypt's short path has no stack frame and loads none of the bulk
+ * loop's constants; it takes the counter block itself, so all six
+ * arguments are in registers. Both matter on Zen 4: when hi and lo were
+ * passed through the stack, or kept across the rounds (gcc spilled them),
+ * a 576-byte call took 97-113 TSC cycles instead of 75 whenever its stack
+ * slots happened to fall where the previous call's output stores were
+ * still draining (4K aliasing; which depends on where the stack is, so
+ * on ASLR: bimodal timings from run to run).
+ */
+__attribute__((noinline)) FN void ctr_bulk(const uint8_t *rk, unsigned nr,
+                                           uint8_t ctr[16], uint8_t *out,
+                                           const uint8_t *in, size_t nblocks)
+{
+    uint64_t hi, lo, next;
+    ctr_get(ctr, &hi, &lo);
+    next = lo + nblocks;
+    ctr_put(ctr, hi + (next < lo), next);
+    ctr_run(rk, nr, hi, lo, out, in, nblocks);
+}
+
+/*
+ * The counter is read as hi:lo and written back with the same two 8-byte
+ * accesses (ctr_get, ctr_put), so that a call that follows at once gets it
+ * by store forwarding. (Reading it back as one 16-byte load after two
+ * 8-byte stores, or as two 8-byte loads after one 16-byte store, stalls
+ * the next call until this one has finished: 30% of the speed at 512
+ * bytes.) Up to 4 blocks (a 64-byte packet) take 4 / VW vectors inline
+ * (one masked zmm, or two ymm): 1.5x faster at 64 bytes than through
+ * ctr_bulk, whose set-up costs as much as the AES rounds there. A call
+ * that crosses the wrap of the low 64 bits (once per 2^64 blocks) is
+ * split there; ctr_bulk's write-back carries into the high half.
  */
 FN void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
                   const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = rkv;
     uint64_t hi, lo;
+    vec c;
 
-    memcpy(&hi, ctr, 8);
-    memcpy(&lo, ctr + 8, 8);
-    hi = __builtin_bswap64(hi); /* x86 is little-endian */
-    lo = __builtin_bswap64(lo);
-    if (nblocks - 1 < 4 && no_wrap(lo, nblocks)) { /* 1..4 blocks */
-        vec c = ctr_first(hi, lo);
-        if (nblocks <= VW)
-            ctr_n(rk, nr, &c, out, in, 1, 1, v_tail(nblocks), 0);
-        else
-            ctr_n(rk, nr, &c, out, in, 4 / VW, 1, v_tail(nblocks), 0);
-        lo += nblocks;
-        hi += lo < nblocks;
-    } else {
-        ctr_long(rk, nr, &hi, &lo, out, in, nblocks);
+    if (nblocks == 0)
+        return;
+    ctr_get(ctr, &hi, &lo);
+    if (!no_wrap(lo, nblocks)) {
+        size_t k = (size_t)(0 - lo); /* lo != 0 here */
+        ctr_bulk(rk, nr, ctr, out, in, k);
+        ctr_bulk(rk, nr, ctr, out + 16 * k, in + 16 * k, nblocks - k);
+        return;
     }
-    hi = __builtin_bswap64(hi);
-    lo = __builtin_bswap64(lo);
-    memcpy(ctr, &hi, 8);
-    memcpy(ctr + 8, &lo, 8);
+    if (nblocks > 4) {
+        ctr_bulk(rk, nr, ctr, out, in, nblocks);
+        return;
+    }
+    c = ctr_first(hi, lo);
+    if (nblocks <= VW)
+        ctr_n(rk, nr, &c, out, in, 1, 1, v_tail(nblocks), 0);
+    else
+        ctr_n(rk, nr, &c, out, in, 4 / VW, 1, v_tail(nblocks), 0);
+    lo += nblocks;
+    ctr_put(ctr, hi + (lo < nblocks), lo);
 }
 
 /* ---------------------------------------------------------------------

@@ -120,21 +120,48 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
  * keystream block is wiped, and only when a tail used it, so whole-block
  * messages pay no wipe.
  */
+/*
+ * Whole blocks only, the common case, kept apart so that nothing is held
+ * in a callee-saved register across the engine call: their restores
+ * (stack loads) would come after the engine's output stores, and a load
+ * whose address shares bits 0..11 with a store still draining waits for
+ * it (4K aliasing). Where ASLR put the stack decided whether consecutive
+ * calls overlapped: 576 bytes took 76 or 102-110 TSC cycles on Zen 4.
+ */
+__attribute__((noinline)) static int
+ctr_whole(const struct aesir_key_state *ks, const uint8_t iv[16],
+          uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    uint8_t ctr[16];
+    aesir_ctr_copy(ctr, iv);
+    ctr_run(ks, ctr, out, in, nblocks);
+    return AESIR_OK;
+}
+
+/* nblocks whole blocks (maybe none) and a partial one of tail bytes. */
+__attribute__((noinline)) static int
+ctr_partial(const struct aesir_key_state *ks, const uint8_t iv[16],
+            uint8_t *out, const uint8_t *in, size_t nblocks, size_t tail)
+{
+    uint8_t ctr[16], ksb[16];
+    aesir_ctr_copy(ctr, iv);
+    if (nblocks > 0)
+        ctr_run(ks, ctr, out, in, nblocks);
+    ks->engine->encrypt(ks->rk_enc, ks->nr, ksb, ctr, 1);
+    aesir_xor(out + 16 * nblocks, in + 16 * nblocks, ksb, tail);
+    aesir_wipe(ksb, sizeof(ksb));
+    return AESIR_OK;
+}
+
+/* The check, then a tail call: this function keeps nothing across. */
 int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
                       unsigned w, uint8_t *out, const uint8_t *in, size_t len)
 {
-    uint8_t ctr[16], ksb[16];
     size_t nfull = len / 16, tail = len % 16;
 
     if ((uint64_t)nfull + (tail != 0) > ctr_room_of(iv, w))
         return AESIR_E_COUNTER_OVERFLOW;
-    aesir_ctr_copy(ctr, iv);
-    if (nfull > 0)
-        ctr_run(ks, ctr, out, in, nfull);
-    if (tail != 0) {
-        ks->engine->encrypt(ks->rk_enc, ks->nr, ksb, ctr, 1);
-        aesir_xor(out + 16 * nfull, in + 16 * nfull, ksb, tail);
-        aesir_wipe(ksb, sizeof(ksb));
-    }
-    return AESIR_OK;
+    if (tail == 0)
+        return ctr_whole(ks, iv, out, in, nfull);
+    return ctr_partial(ks, iv, out, in, nfull, tail);
 }
