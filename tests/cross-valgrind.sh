@@ -4,7 +4,7 @@
 # docs/constant-time.md) covers the engines of that architecture too.
 #
 #   tests/cross-valgrind.sh ARCH DIR     ARCH: aarch64, ppc64le or s390x
-#                                        (cross-test uses aarch64, s390x)
+#                                        (cross-test uses aarch64, ppc64le)
 #
 # Fetches Debian's valgrind, libc6 and libc6-dbg for ARCH (valgrind needs
 # the dynamic loader's symbols, which only libc6-dbg has) with apt-get,

@@ -23,9 +23,21 @@
  * the library's first CPU probe, so the engines that need them are listed
  * as not checked rather than run. See docs/constant-time.md.
  *
- * The program counts valgrind's errors per section (VALGRIND_COUNT_ERRORS)
- * and prints them, so a failure says where it happened; valgrind's own
- * exit code (--error-exitcode) is what the ctest wrapper relies on.
+ * The same source, built with clang -fsanitize=memory against the library
+ * built the same way (ct_check_msan, tests/CMakeLists.txt), is the second
+ * checker: CT_SECRET poisons, MemorySanitizer reports each branch, address
+ * or divisor computed from poisoned bytes, and runs every instruction the
+ * CPU has, so nothing is masked. It needs no valgrind: run it directly,
+ *
+ *   MSAN_OPTIONS=halt_on_error=0 ct_check_msan [--engine NAME]
+ *
+ * (tests/ct_msan.sh, which the ct_msan_* tests use, sets the options).
+ *
+ * The program counts the checker's errors per section
+ * (VALGRIND_COUNT_ERRORS; under MSan, the reports it sees through the
+ * sanitizer's report hook) and prints them, so a failure says where it
+ * happened; the checker's own exit code is what the ctest wrappers rely
+ * on.
  */
 #define _POSIX_C_SOURCE 200112L /* setenv */
 
@@ -41,14 +53,61 @@
 #error "ct_check is built with -DAESIR_CT_CHECK (see tests/CMakeLists.txt)"
 #endif
 
+#ifdef AESIR_CT_MSAN
+/*
+ * MemorySanitizer (ct.h maps CT_SECRET/CT_PUBLIC to it). The runtime calls
+ * __sanitizer_report_error_summary once per report (it is a weak hook of
+ * the sanitizer runtime, declared in <sanitizer/common_interface_defs.h>);
+ * counting there gives the per-section counts. A report costs about
+ * 0.1 ms (stack unwinding), so an engine that leaks everywhere (ttable:
+ * millions of reports) would run for hours: after MSAN_REPORT_LIMIT
+ * reports the program says where it was and exits with status 99, the
+ * status the checker's wrapper reads as "secret-dependent branches or
+ * indices found".
+ */
+#include <unistd.h> /* _exit */
+#define CHECKER "MemorySanitizer"
+#define CHECKER_MASK "" /* MSan runs every instruction natively */
+#define MSAN_REPORT_LIMIT 1000
+static volatile unsigned long msan_reports;
+static void msan_stop(void);
+static unsigned long checker_errors(void)
+{
+    return msan_reports;
+}
+static int checker_running(void)
+{
+    return 1;
+}
+void __sanitizer_report_error_summary(const char *summary)
+{
+    fprintf(stderr, "%s\n", summary);
+    if (++msan_reports >= MSAN_REPORT_LIMIT)
+        msan_stop();
+}
+#else
 /* Features valgrind cannot execute (see the comment at the top). */
-#define VALGRIND_MASK "avx512f,vaes,gfni"
+#define CHECKER "valgrind"
+#if defined(__x86_64__) || defined(__i386__)
+#define CHECKER_MASK "avx512f,vaes,gfni"
+#else
+#define CHECKER_MASK ""
+#endif
+static unsigned long checker_errors(void)
+{
+    return VALGRIND_COUNT_ERRORS;
+}
+static int checker_running(void)
+{
+    return RUNNING_ON_VALGRIND != 0;
+}
+#endif
 
 #define MAXLEN 1045       /* 65 blocks and 5 bytes */
 #define CAP (MAXLEN + 32) /* room for padding */
 
 /* ---------------------------------------------------------------------
- * Sections: valgrind errors are counted per section and engine.
+ * Sections: the checker's errors are counted per section and engine.
  * ------------------------------------------------------------------- */
 
 enum section {
@@ -89,15 +148,40 @@ static const char *const section_name[NSECT] = {
 static unsigned long sect_errors[NSECT];
 static unsigned long mark;
 
-static void begin(void)
+static const char *engine_name = "";
+static int current = -1; /* the section between begin() and end() */
+
+static void begin(enum section s)
 {
-    mark = VALGRIND_COUNT_ERRORS;
+    current = (int)s;
+    mark = checker_errors();
 }
 
 static void end(enum section s)
 {
-    sect_errors[s] += VALGRIND_COUNT_ERRORS - mark;
+    sect_errors[s] += checker_errors() - mark;
+    current = -1;
 }
+
+#ifdef AESIR_CT_MSAN
+/* MSAN_REPORT_LIMIT reached: where the reports came from, then exit 99. */
+static void msan_stop(void)
+{
+    printf("ct_check: %lu MemorySanitizer reports; stopping here, in "
+           "%s: %s\n",
+           (unsigned long)msan_reports, engine_name,
+           current >= 0 ? section_name[current] : "(between sections)");
+    for (int s = 0; s < NSECT; s++)
+        if (sect_errors[s] != 0 || s == current)
+            printf("  %-40s %8lu MemorySanitizer errors%s\n", section_name[s],
+                   sect_errors[s] + (s == current ? msan_reports - mark : 0),
+                   s == current ? " (so far)" : "");
+    printf("  => %s: SECRET-DEPENDENT BRANCHES OR INDICES\n", engine_name);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(99);
+}
+#endif
 
 /* ---------------------------------------------------------------------
  * Deterministic test data (splitmix64): the same bytes every run.
@@ -139,7 +223,7 @@ static void check_blocks(const aesir_aes *enc, const aesir_aes *dec,
         fill(pub, len);
         CHECK_EQ(aesir_aes_encrypt_blocks(ref, want, pub, n), AESIR_OK);
 
-        begin();
+        begin(S_ENC);
         secret_copy(sec, pub, len);
         CHECK_EQ(aesir_aes_encrypt_blocks(enc, out, sec, n), AESIR_OK);
         CT_PUBLIC(out, len);
@@ -151,7 +235,7 @@ static void check_blocks(const aesir_aes *enc, const aesir_aes *dec,
         CHECK(memcmp(out, want, len) == 0);
         end(S_ENC);
 
-        begin();
+        begin(S_DEC);
         secret_copy(sec, want, len);
         CHECK_EQ(aesir_aes_decrypt_blocks(dec, out, sec, n), AESIR_OK);
         CT_PUBLIC(out, len);
@@ -294,7 +378,7 @@ static void run(const aesir_aes *key, const aesir_aes *ref,
     memset(want, 0, CAP);
     want_rc = path(ref, mc, iv, want, &want_len, in, len);
 
-    begin();
+    begin(mc->sect);
     memset(out, 0, CAP);
     secret_copy(sec, in, len);
     rc = path(key, mc, iv, out, &out_len, sec, len);
@@ -417,16 +501,20 @@ static void check_modes(const aesir_aes *both, const aesir_aes *enc,
  * One engine
  * ------------------------------------------------------------------- */
 
-/* Returns the number of valgrind errors seen while checking it. */
-static unsigned long check_engine(const char *name, unsigned flags)
+/* Returns the number of checker errors seen while checking it. */
+static unsigned long check_engine(const char *name, const char *desc,
+                                  unsigned flags)
 {
     static aesir_aes enc, dec, both, ref;
     static const size_t key_lens[] = {16, 24, 32};
     unsigned long total = 0;
 
+    engine_name = name;
     printf("%s (%s):\n", name,
            flags & AESIR_ENGINE_CONSTANT_TIME ? "flagged constant-time"
                                               : "NOT flagged constant-time");
+    if (desc != NULL)
+        printf("  %s\n", desc);
     memset(sect_errors, 0, sizeof(sect_errors));
     for (size_t k = 0; k < 3; k++) {
         uint8_t key_pub[32], key_sec[32];
@@ -436,7 +524,7 @@ static unsigned long check_engine(const char *name, unsigned flags)
         CHECK_EQ(aesir_aes_init_ex(&ref, key_pub, kl, "ref",
                                    AESIR_ENCRYPT | AESIR_DECRYPT),
                  AESIR_OK);
-        begin();
+        begin(S_SETKEY);
         secret_copy(key_sec, key_pub, kl);
         CHECK_EQ(aesir_aes_init_ex(&enc, key_sec, kl, name, AESIR_ENCRYPT),
                  AESIR_OK);
@@ -456,11 +544,11 @@ static unsigned long check_engine(const char *name, unsigned flags)
         aesir_aes_clear(&ref);
     }
     for (int s = 0; s < NSECT; s++) {
-        printf("  %-40s %8lu valgrind errors\n", section_name[s],
+        printf("  %-40s %8lu " CHECKER " errors\n", section_name[s],
                sect_errors[s]);
         total += sect_errors[s];
     }
-    printf("  => %s: %lu valgrind errors: %s\n", name, total,
+    printf("  => %s: %lu " CHECKER " errors: %s\n", name, total,
            total == 0 ? "no secret-dependent branch or index seen"
                       : "SECRET-DEPENDENT BRANCHES OR INDICES");
     return total;
@@ -468,45 +556,63 @@ static unsigned long check_engine(const char *name, unsigned flags)
 
 static void usage(void)
 {
+#ifdef AESIR_CT_MSAN
+    fprintf(stderr, "usage: MSAN_OPTIONS=halt_on_error=0 ct_check_msan "
+                    "[--engine NAME]\n"
+                    "  without --engine: every available constant-time "
+                    "engine\n");
+#else
     fprintf(stderr,
             "usage: valgrind --error-exitcode=1 --track-origins=yes "
             "ct_check [--engine NAME]\n"
             "  without --engine: every available constant-time engine\n"
             "  --no-valgrind: run without valgrind (checks nothing about "
             "timing; for debugging)\n");
+#endif
 }
 
-/* Adds VALGRIND_MASK to AESIR_CPU_DISABLE before the library probes. */
-static void mask_for_valgrind(void)
+/* Adds CHECKER_MASK to AESIR_CPU_DISABLE before the library probes. */
+static void mask_for_checker(void)
 {
     static char buf[512];
     const char *old = getenv("AESIR_CPU_DISABLE");
 
+    if (CHECKER_MASK[0] == '\0')
+        return;
     snprintf(buf, sizeof(buf), "%s%s%s", old != NULL ? old : "",
-             old != NULL && *old != '\0' ? "," : "", VALGRIND_MASK);
+             old != NULL && *old != '\0' ? "," : "", CHECKER_MASK);
     setenv("AESIR_CPU_DISABLE", buf, 1);
 }
+
+/* Exit status when --engine names an engine this CPU cannot run (ctest
+ * reports the test as skipped, never as passed: SKIP_RETURN_CODE). */
+#define EXIT_UNAVAILABLE 77
 
 int main(int argc, char **argv)
 {
     const char *only = NULL;
-    int no_valgrind = 0, on_valgrind = RUNNING_ON_VALGRIND != 0;
+    int no_checker = 0, active = checker_running();
     size_t n, checked = 0, ct_engines = 0;
     unsigned long errors = 0;
 
+#ifdef AESIR_CT_MSAN
+    /* The runtime leaves through _exit() when it has reported: keep no
+     * output in stdio's buffers. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+#endif
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else if (strcmp(argv[i], "--no-valgrind") == 0) {
-            no_valgrind = 1;
+            no_checker = 1;
         } else {
             usage();
             return 2;
         }
     }
-    if (on_valgrind) {
-        mask_for_valgrind();
-    } else if (!no_valgrind) {
+    if (active) {
+        mask_for_checker();
+    } else if (!no_checker) {
         fprintf(stderr, "ct_check: not running under valgrind, so it "
                         "would check nothing.\n");
         usage();
@@ -517,9 +623,14 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("ct_check: %s; CPU features disabled: %s\n",
-           on_valgrind ? "under valgrind" : "NOT under valgrind",
+           active ? "under " CHECKER : "NOT under valgrind",
            getenv("AESIR_CPU_DISABLE") != NULL ? getenv("AESIR_CPU_DISABLE")
                                                : "none");
+    /* Test-only, honoured by the check build alone (src/core/cpu.c). */
+    if (getenv("AESIR_CT_ASSUME_CPU") != NULL)
+        printf("ct_check: CPU features assumed present (AESIR_CT_ASSUME_CPU, "
+               "not probed): %s\n",
+               getenv("AESIR_CT_ASSUME_CPU"));
 
     n = aesir_engine_count();
     for (size_t i = 0; i < n; i++) {
@@ -532,14 +643,15 @@ int main(int argc, char **argv)
         ct_engines++;
         if (!(flags & AESIR_ENGINE_AVAILABLE)) {
             printf("%s: NOT CHECKED: not available here%s\n", name,
-                   on_valgrind ? " (under valgrind, which cannot execute "
-                                 "them, " VALGRIND_MASK " are masked)"
-                               : "");
+                   active && CHECKER_MASK[0] != '\0'
+                       ? " (under " CHECKER ", which cannot execute "
+                         "them, " CHECKER_MASK " are masked)"
+                       : "");
             if (only != NULL)
-                return 2;
+                return EXIT_UNAVAILABLE;
             continue;
         }
-        errors += check_engine(name, flags);
+        errors += check_engine(name, aesir_engine_description(i), flags);
         checked++;
     }
     if (ct_engines == 0)
@@ -548,7 +660,7 @@ int main(int argc, char **argv)
     else if (checked == 0)
         printf("ct_check: no constant-time engine available here: "
                "nothing checked\n");
-    printf("ct_check: %zu engine(s) checked, %lu valgrind errors\n", checked,
+    printf("ct_check: %zu engine(s) checked, %lu " CHECKER " errors\n", checked,
            errors);
     return check_summary();
 }
