@@ -47,9 +47,13 @@ typedef void (*aesir_ctr_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
                              uint8_t *out, const uint8_t *in,
                              size_t nblocks);
 /* CBC fast paths: iv is the chaining value, updated on return. The same
- * type serves CFB128 decryption (cfb_dec below): P_i = C_i ^ E(C_(i-1)),
- * with C_(-1) = iv, rk the encryption schedule, and iv the last
- * ciphertext block on return (the next shift register). */
+ * type serves the CFB128 and OFB fast paths below, all with rk the
+ * encryption schedule and i = 0 .. nblocks-1:
+ *   cfb_dec  P_i = C_i ^ E(C_(i-1)), C_(-1) = iv; iv = the last C_i
+ *            on return (the next shift register);
+ *   cfb_enc  C_i = P_i ^ E(C_(i-1)), the same chaining;
+ *   ofb      O_i = E(O_(i-1)), O_(-1) = iv, out_i = in_i ^ O_i; iv = the
+ *            last O_i on return. */
 typedef void (*aesir_cbc_fn)(const void *rk, unsigned nr, uint8_t iv[16],
                              uint8_t *out, const uint8_t *in,
                              size_t nblocks);
@@ -84,6 +88,8 @@ struct aesir_engine {
     aesir_cbc_fn cbc_enc; /* optional */
     aesir_cbc_fn cbc_dec; /* optional */
     aesir_cbc_fn cfb_dec; /* optional: CFB128 decryption, whole blocks */
+    aesir_cbc_fn cfb_enc; /* optional: CFB128 encryption, whole blocks */
+    aesir_cbc_fn ofb;     /* optional: OFB on whole blocks (below) */
     aesir_cbc_many_fn cbc_enc_many; /* optional */
 };
 

@@ -540,50 +540,13 @@ FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
 }
 
 /* ---------------------------------------------------------------------
- * CBC encryption
+ * Serial modes: CBC encryption, CFB128 encryption, OFB, on one xmm chain
+ * at the AES latency bound (aes_x86_serial.h, shared with aesni).
  * ------------------------------------------------------------------- */
 
-/*
- * CBC encryption with nr known at compile time, so that all round keys
- * stay in registers. With m = P_{i+1} ^ k0, aesenclast(x, k_nr ^ m) =
- * C_i ^ m is already the next block's state after round 0; C_i = that ^ m
- * is computed beside the chain.
- */
-INL void cbc_enc_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
-                    uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    __m128i k[15], x, m;
-    for (unsigned r = 0; r <= nr; r++)
-        k[r] = key128(rk, r);
-    x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)iv), k[0]);
-    x = _mm_xor_si128(x, _mm_loadu_si128((const __m128i *)in));
-    for (size_t i = 0; i + 1 < nblocks; i++) {
-        for (unsigned r = 1; r < nr; r++)
-            x = _mm_aesenc_si128(x, k[r]);
-        m = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + 16 * (i + 1))),
-                          k[0]);
-        x = _mm_aesenclast_si128(x, _mm_xor_si128(k[nr], m));
-        _mm_storeu_si128((__m128i *)(out + 16 * i), _mm_xor_si128(x, m));
-    }
-    for (unsigned r = 1; r < nr; r++)
-        x = _mm_aesenc_si128(x, k[r]);
-    x = _mm_aesenclast_si128(x, k[nr]);
-    _mm_storeu_si128((__m128i *)(out + 16 * (nblocks - 1)), x);
-    _mm_storeu_si128((__m128i *)iv, x);
-}
-
-FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                const uint8_t *in, size_t nblocks)
-{
-    if (nblocks == 0)
-        return;
-    if (nr == 10)
-        cbc_enc_nr(rk, 10, iv, out, in, nblocks);
-    else if (nr == 12)
-        cbc_enc_nr(rk, 12, iv, out, in, nblocks);
-    else
-        cbc_enc_nr(rk, 14, iv, out, in, nblocks);
-}
+#define SERIAL_INL INL
+#define SERIAL_FN FN
+#include "aes_x86_serial.h"
 
 /* ---------------------------------------------------------------------
  * Multi-buffer CBC encryption
@@ -603,7 +566,7 @@ FN void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * shortest has left; then finished slots take the next waiting lane, or
  * the last busy slot moves into the hole (busy slots stay 0..n-1, in
  * ceil(n/VW) vectors; the rest of the last vector are dummies that read
- * slot 0's input and store nothing). The last lane alone goes to cbc_enc.
+ * slot 0's input and store nothing). The last lane alone goes to serial_cbc_enc.
  *
  * Data moves 4 blocks at a time: each slot's 4 blocks are read and
  * written as whole vectors and regrouped in registers (mb_load4,
@@ -817,7 +780,7 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
         busy += lanes[i].nblocks != 0;
     if (busy < 2) {
         for (size_t i = 0; i < nlanes; i++)
-            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+            serial_cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
                     lanes[i].nblocks);
         return;
     }
@@ -858,7 +821,7 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
     if (n == 1) {
         l = m.lane[0];
         memcpy(l->iv, m.chain[0], 16);
-        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+        serial_cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
 }
@@ -887,7 +850,9 @@ static const struct aesir_engine engine = {
     .encrypt = encrypt,
     .decrypt = decrypt,
     .ctr = ctr_crypt,
-    .cbc_enc = cbc_enc,
+    .cbc_enc = serial_cbc_enc,
+    .cfb_enc = serial_cfb_enc,
+    .ofb = serial_ofb,
     .cbc_dec = cbc_dec,
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,

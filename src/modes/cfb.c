@@ -14,7 +14,8 @@
  * E(C_(i-1)) with C_(-1) the register: the engine's fused cfb_dec runs it
  * when it has one, otherwise the keystream of a chunk is one bulk ECB
  * call on the ciphertext shifted by a block. Encryption is serial (each
- * register is the previous output block) and runs a block per call.
+ * register is the previous output block): the engine's fused cfb_enc
+ * keeps the chain in registers, otherwise it runs a block per call.
  *
  * Every segment needs one block encryption, so CFB8 costs a block per
  * byte and CFB1 a block per bit: they exist for compatibility, not speed.
@@ -45,11 +46,16 @@ static void cfb_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],
     aesir_wipe(ksb, sizeof(ksb));
 }
 
-/* CFB128 encryption of whole blocks: the register is encrypted in place
- * and then replaced by the ciphertext block it produced. */
+/* CFB128 encryption of whole blocks: the engine's fused cfb_enc (the
+ * chain in registers), else a block per call: the register is encrypted
+ * in place and then replaced by the ciphertext block it produced. */
 static void cfb_enc_blocks(const struct aesir_key_state *ks, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
+    if (ks->engine->cfb_enc != NULL) {
+        ks->engine->cfb_enc(ks->rk_enc, ks->nr, iv, out, in, nblocks);
+        return;
+    }
     for (size_t i = 0; i < nblocks; i++) {
         ks->engine->encrypt(ks->rk_enc, ks->nr, iv, iv, 1);
         aesir_xor(out + 16 * i, in + 16 * i, iv, 16);

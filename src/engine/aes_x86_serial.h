@@ -1,0 +1,134 @@
+/*
+ * aes_x86_serial.h -- the serial modes (CBC encryption, CFB128
+ * encryption, OFB) on one xmm AES chain, shared by the aesni engine and
+ * the VAES engines (wide registers do not help a chain: each block needs
+ * the one before).
+ *
+ * A serial mode costs nr AES latencies per block at best: the rounds of
+ * block i need the output of block i - 1. Everything else is kept off the
+ * chain with one identity, AESENCLAST(x, K) = SubBytes(ShiftRows(x)) ^ K:
+ * the last round's key absorbs every XOR that follows it, including round
+ * 0 of the next block (K0), so the value AESENCLAST returns is already the
+ * next block's state after round 0, and the mode's output is that value
+ * XORed with what was folded in, computed beside the chain:
+ *
+ *   CBC  key K(nr) ^ K0 ^ P(i+1)   returns C(i) ^ K0 ^ P(i+1)
+ *   CFB  key K(nr) ^ K0 ^ P(i)     returns C(i) ^ K0       (C(i) = E(C(i-1)) ^ P(i))
+ *   OFB  key K(nr) ^ K0            returns O(i) ^ K0       (out = in ^ O(i))
+ *
+ * (For CBC this is the folding Gueron's AES-NI white paper leaves to the
+ * reader; the CFB and OFB forms are the same identity.) The round keys
+ * are loaded into registers once per call, with nr a compile-time
+ * constant so the rounds unroll. The mode layer measured 53 (OFB) and 69
+ * (CFB encryption) core cycles per AES-128 block when it called the
+ * engine once per block, against the 40-cycle bound these kernels reach.
+ *
+ * The includer defines SERIAL_INL (static inline always_inline with its
+ * target attribute, which must include "aes") and SERIAL_FN (static with
+ * the target attribute), then includes this file once. It defines
+ * serial_cbc_enc, serial_cfb_enc and serial_ofb, of aesir_cbc_fn's type.
+ *
+ * Constant time: branches on nr and the block count only; secrets stay
+ * in xmm registers (the round keys too), nothing on the stack.
+ */
+#ifndef AESIR_AES_X86_SERIAL_H
+#define AESIR_AES_X86_SERIAL_H
+
+#include <immintrin.h>
+
+enum { SERIAL_CBC, SERIAL_CFB, SERIAL_OFB };
+
+SERIAL_INL __m128i serial_load(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+SERIAL_INL void serial_store(uint8_t *p, __m128i x)
+{
+    _mm_storeu_si128((__m128i *)(void *)p, x);
+}
+
+/* Rounds 1 .. nr-1 of one block. */
+SERIAL_INL __m128i serial_rounds(__m128i x, const __m128i *k, unsigned nr)
+{
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(x, k[r]);
+    return x;
+}
+
+/* nblocks >= 1 of mode with nr known at compile time. iv: the chaining
+ * value (CBC, CFB: the last ciphertext block; OFB: the last output
+ * block), updated. in == out works: each input block is read before the
+ * output block at its place is written. */
+SERIAL_INL void serial_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
+                          uint8_t *out, const uint8_t *in, size_t nblocks,
+                          const int mode)
+{
+    __m128i k[15], kx, x;
+
+    for (unsigned r = 0; r <= nr; r++)
+        k[r] = serial_load(rk + 16 * r);
+    kx = _mm_xor_si128(k[0], k[nr]);
+    x = _mm_xor_si128(serial_load(iv), k[0]);
+    if (mode == SERIAL_CBC) {
+        x = _mm_xor_si128(x, serial_load(in));
+        for (size_t i = 0; i + 1 < nblocks; i++) {
+            __m128i p = serial_load(in + 16 * (i + 1));
+            x = _mm_aesenclast_si128(serial_rounds(x, k, nr),
+                                     _mm_xor_si128(kx, p));
+            serial_store(out + 16 * i,
+                         _mm_xor_si128(x, _mm_xor_si128(p, k[0])));
+        }
+        x = _mm_aesenclast_si128(serial_rounds(x, k, nr), k[nr]);
+        serial_store(out + 16 * (nblocks - 1), x);
+        serial_store(iv, x);
+        return;
+    }
+    for (size_t i = 0; i < nblocks; i++) {
+        __m128i p = serial_load(in + 16 * i);
+        if (mode == SERIAL_CFB) {
+            x = _mm_aesenclast_si128(serial_rounds(x, k, nr),
+                                     _mm_xor_si128(kx, p));
+            serial_store(out + 16 * i, _mm_xor_si128(x, k[0]));
+        } else {
+            x = _mm_aesenclast_si128(serial_rounds(x, k, nr), kx);
+            serial_store(out + 16 * i,
+                         _mm_xor_si128(p, _mm_xor_si128(x, k[0])));
+        }
+    }
+    serial_store(iv, _mm_xor_si128(x, k[0]));
+}
+
+SERIAL_INL void serial(const void *rk, unsigned nr, uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nblocks,
+                       const int mode)
+{
+    if (nblocks == 0)
+        return;
+    if (nr == 10)
+        serial_nr(rk, 10, iv, out, in, nblocks, mode);
+    else if (nr == 12)
+        serial_nr(rk, 12, iv, out, in, nblocks, mode);
+    else
+        serial_nr(rk, 14, iv, out, in, nblocks, mode);
+}
+
+SERIAL_FN void serial_cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    serial(rk, nr, iv, out, in, nblocks, SERIAL_CBC);
+}
+
+SERIAL_FN void serial_cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    serial(rk, nr, iv, out, in, nblocks, SERIAL_CFB);
+}
+
+SERIAL_FN void serial_ofb(const void *rk, unsigned nr, uint8_t iv[16],
+                          uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    serial(rk, nr, iv, out, in, nblocks, SERIAL_OFB);
+}
+
+#endif /* AESIR_AES_X86_SERIAL_H */
