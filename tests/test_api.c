@@ -15,6 +15,7 @@
 
 #include "aesir.h"
 #include "check.h"
+#include "internal.h" /* the context's layout, for the wiping checks */
 
 static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2,
                                   0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf,
@@ -468,6 +469,138 @@ static void test_stream_oneshot(const aesir_aes *k)
         }
 }
 
+/* A key of n bytes from a small LCG: different for each seed. */
+static void fill_key(uint8_t *k, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        k[i] = (uint8_t)(seed >> 24);
+    }
+}
+
+/*
+ * Key setup leaves nothing of an earlier key in the context, while it
+ * wipes only what an earlier schedule can have written (key.c): a
+ * context set up over another key -- every engine, key length and
+ * direction before and after -- is byte for byte the context a cleared
+ * one gets, and a direction not asked for is all zeros. Two earlier keys
+ * each, so that an engine writing further for some keys than for the one
+ * its reach was measured with would show.
+ */
+static void test_reinit_leaves_nothing(void)
+{
+    static aesir_aes used, fresh;
+    static const unsigned dirs[] = {AESIR_ENCRYPT, AESIR_DECRYPT,
+                                    AESIR_ENCRYPT | AESIR_DECRYPT};
+    const struct aesir_key_state *ks =
+        (const struct aesir_key_state *)(const void *)used.opaque;
+    uint8_t k1[32], k2[32];
+    size_t n = aesir_engine_count(), bad = 0, runs = 0;
+
+    fill_key(k2, sizeof(k2), 2);
+    for (size_t e1 = 0; e1 < n; e1++) {
+        if (!(aesir_engine_flags(e1) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        for (size_t e2 = 0; e2 < n; e2++) {
+            if (!(aesir_engine_flags(e2) & AESIR_ENGINE_AVAILABLE))
+                continue;
+            for (unsigned l1 = 16; l1 <= 32; l1 += 8)
+                for (unsigned l2 = 16; l2 <= 32; l2 += 8)
+                    for (size_t d1 = 0; d1 < 3; d1++)
+                        for (size_t d2 = 0; d2 < 3; d2++) {
+                            int ok;
+                            fill_key(k1, sizeof(k1),
+                                     (uint32_t)(100 + runs % 2));
+                            aesir_aes_clear(&used);
+                            aesir_aes_clear(&fresh);
+                            ok = aesir_aes_init_ex(&used, k1, l1,
+                                                   aesir_engine_name(e1),
+                                                   dirs[d1]) == AESIR_OK &&
+                                 aesir_aes_init_ex(&used, k2, l2,
+                                                   aesir_engine_name(e2),
+                                                   dirs[d2]) == AESIR_OK &&
+                                 aesir_aes_init_ex(&fresh, k2, l2,
+                                                   aesir_engine_name(e2),
+                                                   dirs[d2]) == AESIR_OK &&
+                                 memcmp(&used, &fresh, sizeof(used)) == 0;
+                            if (!(dirs[d2] & AESIR_ENCRYPT))
+                                ok &= all_zero(ks->rk_enc, sizeof(ks->rk_enc));
+                            if (!(dirs[d2] & AESIR_DECRYPT))
+                                ok &= all_zero(ks->rk_dec, sizeof(ks->rk_dec));
+                            if (!ok && bad++ < 5)
+                                fprintf(stderr,
+                                        "re-init %s/%u/%u over %s/%u/%u "
+                                        "leaves bytes of the earlier key\n",
+                                        aesir_engine_name(e2), l2, dirs[d2],
+                                        aesir_engine_name(e1), l1, dirs[d1]);
+                            runs++;
+                        }
+        }
+    }
+    CHECK(runs > 0);
+    CHECK_EQ(bad, (size_t)0);
+    aesir_aes_clear(&used);
+    aesir_aes_clear(&fresh);
+}
+
+/*
+ * A context that was never initialised (here: filled with 0xa5) is set up
+ * the same as a cleared one, within the round-key areas' schedules (the
+ * rest of the garbage is not key material of ours and stays). Engine
+ * names: a library-owned pointer, a copy, and near misses (a suffix of a
+ * registry name reached through that registry pointer, prefixes,
+ * extensions).
+ */
+static void test_init_garbage_and_names(void)
+{
+    static aesir_aes junk, clean;
+    uint8_t k[32], a[64], b[64], in[64];
+    char copy[32];
+    size_t n = aesir_engine_count();
+
+    fill_key(k, sizeof(k), 7);
+    fill_key(in, sizeof(in), 8);
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = aesir_engine_name(i);
+        if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        memset(&junk, 0xa5, sizeof(junk));
+        aesir_aes_clear(&clean);
+        strcpy(copy, nm);
+        CHECK_EQ(aesir_aes_init_ex(&junk, k, 32, copy,
+                                   AESIR_ENCRYPT | AESIR_DECRYPT),
+                 AESIR_OK);
+        CHECK_EQ(aesir_aes_init_ex(&clean, k, 32, nm,
+                                   AESIR_ENCRYPT | AESIR_DECRYPT),
+                 AESIR_OK);
+        CHECK(strcmp(aesir_aes_engine(&junk), nm) == 0);
+        CHECK_EQ(aesir_aes_encrypt_blocks(&junk, a, in, 4), AESIR_OK);
+        CHECK_EQ(aesir_aes_encrypt_blocks(&clean, b, in, 4), AESIR_OK);
+        CHECK(memcmp(a, b, sizeof(a)) == 0);
+        CHECK_EQ(aesir_aes_decrypt_blocks(&junk, a, in, 4), AESIR_OK);
+        CHECK_EQ(aesir_aes_decrypt_blocks(&clean, b, in, 4), AESIR_OK);
+        CHECK(memcmp(a, b, sizeof(a)) == 0);
+        /* a suffix of the registry's own string is not that engine */
+        CHECK(aesir_engine_find(nm + 1) != (int)i);
+        copy[strlen(copy) - 1] = '\0';
+        CHECK(aesir_engine_find(copy) != (int)i);
+        strcpy(copy, nm);
+        strcat(copy, "x");
+        CHECK_EQ(aesir_engine_find(copy), -1);
+        CHECK_EQ(aesir_aes_init_ex(&junk, k, 16, copy, AESIR_ENCRYPT),
+                 AESIR_E_ENGINE_UNKNOWN);
+    }
+    CHECK_EQ(aesir_engine_find(""), -1);
+    /* every name found by its string too (not only by the registry's
+     * own pointer), available or not */
+    for (size_t i = 0; i < n; i++) {
+        strcpy(copy, aesir_engine_name(i));
+        CHECK_EQ(aesir_engine_find(copy), (int)i);
+    }
+    aesir_aes_clear(&junk);
+    aesir_aes_clear(&clean);
+}
+
 static void test_engines(void)
 {
     size_t count = aesir_engine_count();
@@ -561,6 +694,8 @@ int main(void)
 {
     test_strerror();
     test_engines();
+    test_reinit_leaves_nothing();
+    test_init_garbage_and_names();
     for (size_t i = 0; i < aesir_engine_count(); i++) {
         const char *name = aesir_engine_name(i);
         aesir_aes k;

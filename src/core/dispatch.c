@@ -12,11 +12,15 @@
  * choice for programs that do not choose an engine themselves.
  *
  * Every engine runs its known-answer self-test the first time a key is set
- * up with it; the result is cached. These caches and the default are the
+ * up with it; the result is cached, and so is how far its key setup
+ * writes (see "Reach" below). These caches and the default are the
  * library's only mutable globals: each is written once with the same value
- * by whichever thread gets there first, so a race is harmless.
+ * by whichever thread gets there first, so a race is harmless; reach_all,
+ * the largest reach so far, only grows (compare-and-swap).
  */
 #include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -25,7 +29,7 @@
  * engine this CPU cannot run (its accessor returns NULL) can still be
  * named, described and refused with AESIR_E_ENGINE_UNAVAILABLE. */
 struct entry {
-    const char *name;
+    char name[16]; /* inline: index_of() reads it without a pointer chase */
     unsigned flags;
     const struct aesir_engine *(*get)(void);
 };
@@ -159,11 +163,36 @@ const struct aesir_engine *aesir_engine_at(size_t i)
     return i < NENGINES ? registry[i].get() : NULL;
 }
 
+/* Registry indices in the order index_of() tries them: the engines key
+ * setup names most (the AES-instruction ones, as in `preference`) first.
+ * tests/test_api.c checks that every name is found at its index. */
+static const unsigned char scan_order[] = {11, 10, 9, 15, 16, 8, 7, 6, 12,
+                                           13, 14, 5, 4, 3, 2, 0, 1};
+_Static_assert(sizeof(scan_order) == NENGINES, "scan_order: one per engine");
+
+/*
+ * The registry index of name, or -1. Key setup through the API looks the
+ * engine up on every call (a named engine is the common case), so: a name
+ * this library handed out (aesir_engine_name() and the like) points into
+ * the registry and needs no comparison; any other is compared in full
+ * only with the entries whose first byte matches, inline (no library
+ * call per entry), in scan_order.
+ */
 static int index_of(const char *name)
 {
-    for (size_t i = 0; i < NENGINES; i++)
-        if (strcmp(registry[i].name, name) == 0)
-            return (int)i;
+    uintptr_t off = (uintptr_t)name - (uintptr_t)registry;
+    if (off < sizeof(registry) &&
+        off % sizeof(struct entry) == offsetof(struct entry, name))
+        return (int)(off / sizeof(struct entry));
+    for (size_t k = 0; k < NENGINES; k++) {
+        const char *a = registry[scan_order[k]].name, *b = name;
+        if (*a != *b)
+            continue;
+        while (*a != '\0' && *a == *b)
+            a++, b++;
+        if (*a == *b)
+            return scan_order[k];
+    }
     return -1;
 }
 
@@ -198,17 +227,20 @@ int aesir_engine_find(const char *name)
     return name != NULL ? index_of(name) : -1;
 }
 
-static const struct aesir_engine *choose_default(void)
+/* The registry index of the default engine, or -1 when no engine is
+ * available at all. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int choose_default(void)
 {
     const char *env = getenv("AESIR_ENGINE");
-    const struct aesir_engine *any = NULL;
+    int any = -1;
 
     if (env != NULL && *env != '\0') {
         int i = index_of(env);
-        const struct aesir_engine *e =
-            i >= 0 ? aesir_engine_at((size_t)i) : NULL;
-        if (e != NULL)
-            return e;
+        if (i >= 0 && aesir_engine_at((size_t)i) != NULL)
+            return i;
     }
     const struct rule *r = rule_for_cpu();
     const char *name;
@@ -219,27 +251,30 @@ static const struct aesir_engine *choose_default(void)
         if (e == NULL)
             continue;
         if (e->flags & ENGINE_CT)
-            return e;
-        if (any == NULL)
-            any = e;
+            return i;
+        if (any < 0)
+            any = i;
     }
     return any;
 }
 
-static const struct aesir_engine *default_engine(void)
+/* The default's index + 1, once chosen (0: not yet). */
+static _Atomic int default_cached;
+
+static int default_index(void)
 {
-    static _Atomic(const struct aesir_engine *) cached;
-    const struct aesir_engine *e = atomic_load(&cached);
-    if (e == NULL) {
-        e = choose_default();
-        atomic_store(&cached, e);
+    int i = atomic_load_explicit(&default_cached, memory_order_relaxed);
+    if (i == 0) {
+        i = choose_default() + 1;
+        atomic_store_explicit(&default_cached, i, memory_order_relaxed);
     }
-    return e;
+    return i - 1;
 }
 
 const char *aesir_engine_default(void)
 {
-    return default_engine()->name;
+    int i = default_index();
+    return i >= 0 ? registry[i].name : NULL;
 }
 
 const char *aesir_engine_ranked(size_t i, const char **why)
@@ -274,36 +309,165 @@ static int checked_at(size_t i, const struct aesir_engine *e)
     return s == 1 ? AESIR_OK : AESIR_E_SELFTEST;
 }
 
-static int checked(const struct aesir_engine *e)
+/*
+ * Reach: how far into a round-key area (AESIR_RK_BYTES) an engine's key
+ * setup writes. key.c wipes, at every key setup, the bytes of each area
+ * that the new schedule does not overwrite but an earlier key could have
+ * filled: up to reach_all, the largest reach of any engine made ready in
+ * this process (and so of any schedule ever written into any context by
+ * this library: only key.c writes schedules, always with an engine
+ * returned below, which raised reach_all first). reach_all only grows, so
+ * a program that uses only the AES-instruction engines (240 bytes at
+ * most) never pays for the bitsliced engines' 960. It is a global, not a
+ * field of the context, because key setup may be given a context that
+ * was never initialised, whose fields must not be read.
+ *
+ * An engine's reach is measured once, when it is first made ready: its
+ * setkey_enc and setkey_dec run for each key length on a buffer filled
+ * with 0xa5 and again with 0x5a; the last byte that differs from the
+ * filling in either run ends the reach (a byte the engine writes cannot
+ * equal both fillings). The key is a public one; which bytes an engine
+ * writes depends on the key length only, not on the key (its loops are
+ * fixed by the length; tests/test_api.c sets every engine up over
+ * earlier keys of every engine and checks that nothing of them stays).
+ */
+static _Atomic uint32_t reach_all;
+
+/* Per registry index: the engine once it has passed its self-test and
+ * its reach is known (NULL before, and for an engine that is unavailable
+ * or failed), and its reach per key length, enc | dec << 16. */
+static struct {
+    _Atomic(const struct aesir_engine *) engine;
+    _Atomic uint32_t reach[3];
+} ready[NENGINES];
+
+static size_t reach_of(const unsigned char *buf, unsigned char fill)
 {
-    for (size_t i = 0; i < NENGINES; i++)
-        if (registry[i].get() == e)
-            return checked_at(i, e);
-    return AESIR_E_ENGINE_UNKNOWN;
+    size_t n = AESIR_RK_BYTES;
+    while (n > 0 && buf[n - 1] == fill)
+        n--;
+    return n;
+}
+
+static uint32_t measure_reach(const struct aesir_engine *e, size_t key_len)
+{
+    static const uint8_t key[32] = {0x52, 0x65, 0x61, 0x63, 0x68};
+    _Alignas(64) unsigned char buf[AESIR_RK_BYTES];
+    size_t r[2] = {0, 0};
+
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < 2; f++) {
+            unsigned char fill = f ? 0x5a : 0xa5;
+            size_t n;
+            memset(buf, fill, sizeof(buf));
+            (d ? e->setkey_dec : e->setkey_enc)(buf, key, key_len);
+            n = reach_of(buf, fill);
+            r[d] = n > r[d] ? n : r[d];
+        }
+    aesir_wipe(buf, sizeof(buf));
+    return (uint32_t)r[0] | (uint32_t)r[1] << 16;
+}
+
+/* The first use of the engine at index i: available, self-tested, reach
+ * measured and reach_all raised, then published in ready[i]. Kept out of
+ * line: inlined, its registers make every key setup save and restore six. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static const struct aesir_engine *make_ready(size_t i, int *err)
+{
+    const struct aesir_engine *e = registry[i].get();
+    uint32_t most = 0, seen;
+
+    if (e == NULL) {
+        *err = AESIR_E_ENGINE_UNAVAILABLE;
+        return NULL;
+    }
+    if ((*err = checked_at(i, e)) != AESIR_OK)
+        return NULL;
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t r = measure_reach(e, 16 + 8 * k);
+        atomic_store_explicit(&ready[i].reach[k], r, memory_order_relaxed);
+        most = (r & 0xffff) > most ? (r & 0xffff) : most;
+        most = (r >> 16) > most ? (r >> 16) : most;
+    }
+    seen = atomic_load_explicit(&reach_all, memory_order_relaxed);
+    while (seen < most &&
+           !atomic_compare_exchange_weak_explicit(&reach_all, &seen, most,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+    atomic_store_explicit(&ready[i].engine, e, memory_order_release);
+    return e;
+}
+
+/* The engine at index i, self-tested; NULL with *err set otherwise. */
+static const struct aesir_engine *ready_at(int i, int *err)
+{
+    const struct aesir_engine *e;
+    if (i < 0) {
+        *err = AESIR_E_ENGINE_UNKNOWN;
+        return NULL;
+    }
+    e = atomic_load_explicit(&ready[i].engine, memory_order_acquire);
+    return e != NULL ? e : make_ready((size_t)i, err);
+}
+
+/* The index name names, the default's for NULL; -1 when unknown. */
+static int lookup(const char *name)
+{
+    return name == NULL ? default_index() : index_of(name);
 }
 
 const struct aesir_engine *aesir_engine_by_name(const char *name, int *err)
 {
-    const struct aesir_engine *e;
-    int i;
+    const struct aesir_engine *e = ready_at(lookup(name), err);
+    if (e != NULL)
+        *err = AESIR_OK;
+    return e;
+}
 
-    if (name == NULL) {
-        e = default_engine();
-        *err = checked(e);
-        return *err == AESIR_OK ? e : NULL;
-    }
-    /* Named: key setup per packet names its engine, so no second pass
-     * over the registry. */
-    if ((i = index_of(name)) < 0) {
-        *err = AESIR_E_ENGINE_UNKNOWN;
-        return NULL;
-    }
-    if ((e = aesir_engine_at((size_t)i)) == NULL) {
-        *err = AESIR_E_ENGINE_UNAVAILABLE;
-        return NULL;
-    }
-    *err = checked_at((size_t)i, e);
-    return *err == AESIR_OK ? e : NULL;
+/* *reach for the ready engine at index i. */
+static inline uint64_t reach_at(int i, size_t key_len)
+{
+    return atomic_load_explicit(&ready[i].reach[(key_len - 16) / 8],
+                                memory_order_relaxed) |
+           (uint64_t)atomic_load_explicit(&reach_all, memory_order_relaxed)
+               << 32;
+}
+
+/* aesir_engine_ready() for an engine not ready yet (or an error): a tail
+ * call, so that the fast path saves no registers. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static const struct aesir_engine *ready_slow(const char *name,
+                                             size_t key_len, uint64_t *reach,
+                                             int *err)
+{
+    int i = lookup(name);
+    const struct aesir_engine *e = ready_at(i, err);
+    if (e != NULL)
+        *reach = reach_at(i, key_len);
+    return e;
+}
+
+const struct aesir_engine *aesir_engine_ready(const char *name,
+                                              size_t key_len, uint64_t *reach,
+                                              int *err)
+{
+    /* -1 (slow path) for an unknown name and a default not chosen yet */
+    int i = name == NULL ? atomic_load_explicit(&default_cached,
+                                                memory_order_relaxed) -
+                               1
+                         : index_of(name);
+    const struct aesir_engine *e =
+        i >= 0 ? atomic_load_explicit(&ready[i].engine, memory_order_acquire)
+               : NULL;
+    if (e == NULL)
+        return ready_slow(name, key_len, reach, err);
+    *reach = reach_at(i, key_len);
+    return e;
 }
 
 int aesir_engine_selftest(const char *name)

@@ -197,6 +197,14 @@ const char *aesir_cpu_model_name(unsigned id);
 const struct aesir_engine *aesir_engine_at(size_t i);
 const struct aesir_engine *aesir_engine_by_name(const char *name,
                                                 int *err);
+/* Key setup's look-up: as aesir_engine_by_name() (same errors), and in
+ * *reach, for a key of key_len bytes (16, 24 or 32): bits 0..15 how many
+ * bytes of the encryption round-key area the engine's key setup writes,
+ * bits 16..31 the same for decryption, bits 32..47 how far any schedule
+ * written so far in this process can reach (key.c wipes up to there). */
+const struct aesir_engine *aesir_engine_ready(const char *name,
+                                              size_t key_len, uint64_t *reach,
+                                              int *err);
 
 /* The AES S-box and its inverse (src/core/sbox.c), for the byte-wise,
  * not constant-time engines. */

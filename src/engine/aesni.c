@@ -22,23 +22,23 @@
  * as one, so a tail never runs block by block and no lane is wasted.
  * CBC encryption is serial; it keeps the chaining value in a
  * register and folds the chaining XOR into the last round's key, so each
- * block costs exactly nr AES latencies (see cbc_enc). Many independent
+ * block costs exactly nr AES latencies (aes_x86_serial.h; CFB128
+ * encryption and OFB the same way). Many independent
  * messages, though, can share the pipeline: the multi-buffer path
  * (cbc_enc_many) runs 8 of them side by side, each with its own keys.
  *
- * Key expansion without AESKEYGENASSIST. FIPS-197 section 5.2 needs
- * SubWord(RotWord(w)) ^ Rcon for the last word w of the previous key
- * block. PSHUFB broadcasts RotWord(w) into all four columns of a
- * register; on such a register ShiftRows is the identity (every row holds
- * one byte value), so AESENCLAST with the key Rcon in every column
- * returns SubWord(RotWord(w)) ^ Rcon in all four columns -- exactly the
- * broadcast the schedule XORs in. AES-256's odd steps need SubWord(w)
- * without the rotation: the same with a non-rotating shuffle and a zero
- * key. This "aesenclast trick" (a known alternative, used by several
- * AES-NI libraries) avoids AESKEYGENASSIST, which is slow on most cores:
- * here the schedule built on it runs 3.7x slower (docs/engines/aesni.md).
- * The running XOR w[i] = w[i-Nk] ^ w[i-1] over one register is a prefix
- * XOR: two byte shifts and two XORs, computed while the AESENCLAST runs.
+ * Key expansion without AESKEYGENASSIST (aesni_keys.h, shared with the
+ * VAES engines). FIPS-197 section 5.2 needs SubWord(RotWord(w)) ^ Rcon
+ * for the last word w of the previous key block. With RotWord(w)
+ * broadcast into all four columns of a register, ShiftRows is the
+ * identity, so AESENCLAST with the key Rcon in every column returns
+ * SubWord(RotWord(w)) ^ Rcon in all four columns -- the broadcast the
+ * schedule XORs in (the "aesenclast trick", a known alternative used by
+ * several AES-NI libraries; AESKEYGENASSIST is slow on most cores). The
+ * broadcast, the running prefix XOR and the next word's XOR are arranged
+ * so that one AESENCLAST per step is the whole dependency chain for
+ * AES-128 and AES-256 (aesni_keys.h explains how); the decryption
+ * schedule is made from the round keys while they are in registers.
  *
  * Layout. Round keys are 16-byte vectors in block byte order (what AESENC
  * takes), round r at rk + 16 r:
@@ -51,7 +51,7 @@
  *
  *   a = [w0 w1 w2 w3]   b = [w4 w5 .. ..]
  *
- * and round keys are assembled from them with PUNPCKLQDQ and PALIGNR, so
+ * and round keys are assembled from them with PUNPCKLQDQ and SHUFPD, so
  * every store is a whole aligned 16-byte round key.
  *
  * Constant time: YES, given that the AES instructions are (they are
@@ -89,138 +89,25 @@
 
 /* ---- key expansion ---------------------------------------------------- */
 
-/* [x0 x1 x2 x3] -> [x0, x0^x1, x0^x1^x2, x0^x1^x2^x3] (32-bit lanes).
- * The empty asm keeps the result whole: left alone, compilers reassociate
- * prefix_xor(x) ^ t into (partial ^ t) ^ rest and put two XORs after the
- * AESENCLAST on the schedule's critical path instead of one. */
-INLINE __m128i prefix_xor(__m128i x)
-{
-    x = _mm_xor_si128(x, _mm_slli_si128(x, 4));
-    x = _mm_xor_si128(x, _mm_slli_si128(x, 8));
-    __asm__("" : "+x"(x));
-    return x;
-}
-
-/* SubWord(RotWord(lane l of x)) ^ rcon, broadcast to all four lanes: the
- * shuffle puts RotWord(lane l) in every column, where ShiftRows is the
- * identity, so AESENCLAST leaves SubBytes plus the key. */
-#define SUBROT(x, l, rcon)                                                 \
-    _mm_aesenclast_si128(                                                  \
-        _mm_shuffle_epi8((x), _mm_setr_epi8(                               \
-            4*(l)+1, 4*(l)+2, 4*(l)+3, 4*(l), 4*(l)+1, 4*(l)+2, 4*(l)+3,   \
-            4*(l), 4*(l)+1, 4*(l)+2, 4*(l)+3, 4*(l), 4*(l)+1, 4*(l)+2,     \
-            4*(l)+3, 4*(l))),                                              \
-        _mm_set1_epi32(rcon))
-
-/* SubWord(lane 3 of x), broadcast: AES-256's middle step. */
-INLINE __m128i sub_last(__m128i x)
-{
-    return _mm_aesenclast_si128(_mm_shuffle_epi32(x, 0xff),
-                                _mm_setzero_si128());
-}
-
-/* AES-128: each step makes the next 4 words from the previous 4. */
-INLINE void expand128(__m128i *k, const uint8_t *key)
-{
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)key);
-#define STEP128(i, rcon)                                                   \
-    x = _mm_xor_si128(prefix_xor(x), SUBROT(x, 3, rcon));                  \
-    _mm_store_si128(k + (i), x)
-    _mm_store_si128(k, x);
-    STEP128(1, 0x01); STEP128(2, 0x02); STEP128(3, 0x04); STEP128(4, 0x08);
-    STEP128(5, 0x10); STEP128(6, 0x20); STEP128(7, 0x40); STEP128(8, 0x80);
-    STEP128(9, 0x1b); STEP128(10, 0x36);
-#undef STEP128
-}
-
-/*
- * AES-192: 6 words per step, in a = [w0..w3] and b = [w4 w5 * *]. With
- * t = SubWord(RotWord(w5)) ^ Rcon broadcast, the next six words are
- *   a' = prefix_xor(a) ^ t                       (w6..w9)
- *   b' = (b ^ b << 32) ^ bcast(lane 3 of prefix_xor(a)) ^ t   (w10, w11)
- * so both wait for the AESENCLAST only once (the lanes 2, 3 of b are
- * don't-care). Two steps give three round keys:
- *   K(3j) = a, K(3j+1) = [b.lo a'.lo], K(3j+2) = [a'.hi b'.lo].
- */
-#define STEP192(rcon)                                                      \
-    do {                                                                   \
-        __m128i t_ = SUBROT(b, 1, rcon);                                   \
-        __m128i pa_ = prefix_xor(a);                                       \
-        __m128i pb_ = _mm_xor_si128(b, _mm_slli_si128(b, 4));              \
-        pb_ = _mm_xor_si128(pb_, _mm_shuffle_epi32(pa_, 0xff));            \
-        a = _mm_xor_si128(pa_, t_);                                        \
-        b = _mm_xor_si128(pb_, t_);                                        \
-    } while (0)
-
-INLINE void expand192(__m128i *k, const uint8_t *key)
-{
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
-    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
-    __m128i a0, b0;
-#define PAIR192(j, r1, r2)                                                 \
-    a0 = a, b0 = b;                                                        \
-    _mm_store_si128(k + 3 * (j), a0);                                      \
-    STEP192(r1);                                                           \
-    _mm_store_si128(k + 3 * (j) + 1, _mm_unpacklo_epi64(b0, a));           \
-    b0 = b;                                                                \
-    _mm_store_si128(k + 3 * (j) + 2,                                       \
-                    _mm_alignr_epi8(b0, a, 8));                            \
-    STEP192(r2)
-    PAIR192(0, 0x01, 0x02);
-    PAIR192(1, 0x04, 0x08);
-    PAIR192(2, 0x10, 0x20);
-    PAIR192(3, 0x40, 0x80);
-    _mm_store_si128(k + 12, a);
-#undef PAIR192
-}
-
-/* AES-256: alternate steps, a from b's last word with RotWord and Rcon,
- * b from a's last word with SubWord only (FIPS-197 5.2, i mod 8 = 4). */
-INLINE void expand256(__m128i *k, const uint8_t *key)
-{
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
-    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
-#define STEP256(i, rcon)                                                   \
-    a = _mm_xor_si128(prefix_xor(a), SUBROT(b, 3, rcon));                  \
-    _mm_store_si128(k + (i), a);                                           \
-    if ((i) < 14) {                                                        \
-        b = _mm_xor_si128(prefix_xor(b), sub_last(a));                     \
-        _mm_store_si128(k + (i) + 1, b);                                   \
-    }
-    _mm_store_si128(k, a);
-    _mm_store_si128(k + 1, b);
-    STEP256(2, 0x01); STEP256(4, 0x02); STEP256(6, 0x04); STEP256(8, 0x08);
-    STEP256(10, 0x10); STEP256(12, 0x20); STEP256(14, 0x40);
-#undef STEP256
-}
+/* The schedules come from aesni_keys.h, shared with the VAES engines: the
+ * aesenclast trick described above, with RotWord carried in rotated
+ * broadcasts and the next word's XOR in the aesenclast's round key (one
+ * AESENCLAST of latency per step for AES-128 and AES-256), the prefix XOR
+ * on shuffles that leave the AES pipes free, and the decryption schedule
+ * made from the round keys while they are still in registers (AESIMC off
+ * the chain, no reload). docs/engines/aesni.md has the measurements. */
+#include "aesni_keys.h"
 
 TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
-    __m128i *k = (__m128i *)__builtin_assume_aligned(rk, 64);
-    if (key_len == 16)
-        expand128(k, key);
-    else if (key_len == 24)
-        expand192(k, key);
-    else
-        expand256(k, key);
+    (void)ak_schedule(ak_nonnull(__builtin_assume_aligned(rk, 64)), NULL, 16,
+                      key, key_len);
 }
 
-/* The equivalent inverse cipher's schedule, reversed in place: K(nr) and
- * K0 swap ends, the middle keys swap pairwise through AESIMC. */
 TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
-    __m128i *k = (__m128i *)__builtin_assume_aligned(rk, 64);
-    unsigned nr = (unsigned)key_len / 4 + 6;
-    setkey_enc(rk, key, key_len);
-    __m128i first = _mm_load_si128(k), last = _mm_load_si128(k + nr);
-    _mm_store_si128(k, last);
-    _mm_store_si128(k + nr, first);
-    for (unsigned i = 1, j = nr - 1; i < j; i++, j--) {
-        __m128i x = _mm_load_si128(k + i), y = _mm_load_si128(k + j);
-        _mm_store_si128(k + i, _mm_aesimc_si128(y));
-        _mm_store_si128(k + j, _mm_aesimc_si128(x));
-    }
-    _mm_store_si128(k + nr / 2, _mm_aesimc_si128(_mm_load_si128(k + nr / 2)));
+    (void)ak_schedule(NULL, ak_nonnull(__builtin_assume_aligned(rk, 64)), 16,
+                      key, key_len);
 }
 
 /* ---- n-lane round kernels --------------------------------------------
@@ -484,47 +371,13 @@ TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
 /* ---- CBC ---------------------------------------------------------------- */
 
 /*
- * Encryption is a chain: block i's input is p_i ^ c_(i-1). Since
- * AESENCLAST(x, K) = SubBytes(ShiftRows(x)) ^ K, giving it the key
- * K(nr) ^ K0 ^ p_(i+1) returns c_i ^ K0 ^ p_(i+1), the whitened input of
- * the next block; c_i is that XOR (K0 ^ p_(i+1)), off the chain. So the
- * chain is nr AES instructions per block and nothing else: the latency
- * bound, nr x 3 cycles here. The last block ends with plain K(nr).
+ * Encryption, like CFB128 encryption and OFB, is a chain: one block at
+ * a time at nr AES latencies per block, with every XOR folded into the
+ * last round's key (aes_x86_serial.h, shared with the VAES engines).
  */
-TARGET static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
-    const __m128i k0 = rkey(k, 0), klast = rkey(k, nr);
-    const __m128i kx = _mm_xor_si128(k0, klast);
-    const unsigned n = 1;
-    __m128i b[1];
-
-    if (nblocks == 0)
-        return;
-    /* b = whitened input of block 0. */
-    b[0] = _mm_xor_si128(_mm_xor_si128(loadu(iv), loadu(in)), k0);
-    for (; nblocks > 1; nblocks--, in += 16, out += 16) {
-        __m128i p = loadu(in + 16);
-        __m128i pk = _mm_xor_si128(p, k0);
-        ROUND(_mm_aesenc_si128, 1); ROUND(_mm_aesenc_si128, 2);
-        ROUND(_mm_aesenc_si128, 3); ROUND(_mm_aesenc_si128, 4);
-        ROUND(_mm_aesenc_si128, 5); ROUND(_mm_aesenc_si128, 6);
-        ROUND(_mm_aesenc_si128, 7); ROUND(_mm_aesenc_si128, 8);
-        ROUND(_mm_aesenc_si128, 9);
-        if (nr > 10) {
-            ROUND(_mm_aesenc_si128, 10); ROUND(_mm_aesenc_si128, 11);
-            if (nr > 12) {
-                ROUND(_mm_aesenc_si128, 12); ROUND(_mm_aesenc_si128, 13);
-            }
-        }
-        b[0] = _mm_aesenclast_si128(b[0], _mm_xor_si128(kx, p));
-        storeu(out, _mm_xor_si128(b[0], pk));
-    }
-    enc_n(b, n, k, nr);
-    storeu(out, b[0]);
-    storeu(iv, b[0]);
-}
+#define SERIAL_INL INLINE
+#define SERIAL_FN TARGET static
+#include "aes_x86_serial.h"
 
 /*
  * Decryption: 8 blocks decrypt in parallel, then p_j = D(c_j) ^ c_(j-1).
@@ -612,7 +465,7 @@ TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
  * take the next waiting lane, or, when none is left, the last busy slot
  * moves into the hole, so the busy slots stay 0..n-1 and a kernel of
  * width n (one per width, like the tails) serves them. The last lane of
- * all runs alone through cbc_enc, the single-message latency bound.
+ * all runs alone through serial_cbc_enc, the single-message latency bound.
  *
  * 8 slots: 8 AESENC per round at 2 per cycle is 4 cycles, more than the
  * 3-cycle latency, so the loop is throughput-bound and the chaining XOR
@@ -719,7 +572,7 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
         busy += lanes[i].nblocks != 0;
     if (busy < 2) { /* nothing to interleave */
         for (size_t i = 0; i < nlanes; i++)
-            cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
+            serial_cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
                     lanes[i].nblocks);
         return;
     }
@@ -757,7 +610,7 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
     if (n == 1) { /* the last lane alone: the single-message path */
         l = m.lane[0];
         storeu(l->iv, m.chain[0]);
-        cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+        serial_cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
 }
@@ -772,7 +625,9 @@ static const struct aesir_engine engine = {
     .encrypt = encrypt,
     .decrypt = decrypt,
     .ctr = ctr_xor,
-    .cbc_enc = cbc_enc,
+    .cbc_enc = serial_cbc_enc,
+    .cfb_enc = serial_cfb_enc,
+    .ofb = serial_ofb,
     .cbc_dec = cbc_dec,
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,

@@ -830,14 +830,16 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
  * Key setup and the engine
  * ------------------------------------------------------------------- */
 
+/* aesni_keys.h makes the decryption schedule from the round keys while
+ * they are in registers (no store and reload of the encryption one). */
 FN void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
-    (void)ak_expand(rk, 16, key, key_len);
+    (void)ak_schedule(ak_nonnull(rk), NULL, 16, key, key_len);
 }
 
 FN void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
-    ak_invert(rk, 16, ak_expand(rk, 16, key, key_len));
+    (void)ak_schedule(NULL, ak_nonnull(rk), 16, key, key_len);
 }
 
 static const struct aesir_engine engine = {
