@@ -75,6 +75,19 @@ struct aesir_cbc_lane {
 typedef void (*aesir_cbc_many_fn)(unsigned nr, struct aesir_cbc_lane *lanes,
                                   size_t nlanes);
 
+/* For an engine's cbc_enc_many: the next lane from lanes[*next] on with
+ * blocks to encrypt (*next moves past it), or NULL when none is left. */
+static inline struct aesir_cbc_lane *
+aesir_cbc_lane_next(struct aesir_cbc_lane *lanes, size_t nlanes, size_t *next)
+{
+    while (*next < nlanes) {
+        struct aesir_cbc_lane *l = &lanes[(*next)++];
+        if (l->nblocks != 0)
+            return l;
+    }
+    return NULL;
+}
+
 struct aesir_engine {
     const char *name;
     const char *description;

@@ -548,18 +548,6 @@ INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
     m->lane[j] = l;
 }
 
-/* The next lane with blocks to encrypt, or NULL. */
-static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
-                                      size_t nlanes, size_t *next)
-{
-    while (*next < nlanes) {
-        struct aesir_cbc_lane *l = &lanes[(*next)++];
-        if (l->nblocks != 0)
-            return l;
-    }
-    return NULL;
-}
-
 TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
                                 size_t nlanes)
 {
@@ -576,7 +564,7 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
                     lanes[i].nblocks);
         return;
     }
-    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+    while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
         mb_assign(&m, n++, l, nr);
     while (n > 1) {
         size_t steps = m.left[0];
@@ -594,7 +582,7 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
                 continue;
             }
             storeu(m.lane[j]->iv, m.chain[j]);
-            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
                 mb_assign(&m, j, l, nr);
                 continue;
             }

@@ -758,17 +758,6 @@ INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
     m->lane[j] = l;
 }
 
-static struct aesir_cbc_lane *mb_next(struct aesir_cbc_lane *lanes,
-                                      size_t nlanes, size_t *next)
-{
-    while (*next < nlanes) {
-        struct aesir_cbc_lane *l = &lanes[(*next)++];
-        if (l->nblocks != 0)
-            return l;
-    }
-    return NULL;
-}
-
 FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
 {
     struct mb m;
@@ -784,7 +773,7 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
                     lanes[i].nblocks);
         return;
     }
-    while (n < MB_SLOTS && (l = mb_next(lanes, nlanes, &next)) != NULL)
+    while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
         mb_assign(&m, n++, l, nr);
     /* The dummy slots of the last vector (results never stored) read
      * columns no lane took: zeroed, so nothing reads uninitialised
@@ -805,7 +794,7 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
                 continue;
             }
             memcpy(m.lane[j]->iv, m.chain[j], 16);
-            if ((l = mb_next(lanes, nlanes, &next)) != NULL) {
+            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
                 mb_assign(&m, j, l, nr);
                 continue;
             }
