@@ -613,6 +613,60 @@ TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
 }
 
 /*
+ * CFB128 encryption and OFB, the same fold. With y_i the output of block
+ * i's last AESE, the block's output is o_i = y_i ^ K(nr). CFB: c_i = o_i ^
+ * p_i is the next input, so the next block starts with AESE(y_i, K(nr) ^
+ * K0 ^ p_i); OFB: o_i is, so AESE(y_i, K(nr) ^ K0). Both keys and the
+ * outputs are XORs off the chain; block 0 starts from y = iv ^ K(nr).
+ */
+INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int ofb)
+{
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8x16_t kl = rkey(rk, nr), kp = rkey(rk, nr - 1);
+    const uint8x16_t k0l = veorq_u8(rkey(rk, 0), kl);
+    uint8x16_t k[13], y, m = k0l, next = k0l;
+
+    if (nblocks == 0)
+        return;
+    UNROLL
+    for (unsigned r = 1; r < 13; r++)
+        k[r] = rkey(rk, r <= 10 || nr > 10 ? r : 0);
+    y = veorq_u8(loadu(iv), kl);
+    for (; nblocks > 0; nblocks--, in += 16, out += 16) {
+        uint8x16_t p = loadu(in), x = aesmc(aese(y, m));
+        UNROLL
+        for (unsigned r = 1; r < 9; r++)
+            x = aesmc(aese(x, k[r]));
+        if (nr > 10) {
+            x = aesmc(aese(aesmc(aese(x, k[9])), k[10]));
+            if (nr > 12)
+                x = aesmc(aese(aesmc(aese(x, k[11])), k[12]));
+        }
+        y = aese(x, kp);
+        /* o = y ^ K(nr); out = o ^ p; the register: c = out (CFB), o (OFB) */
+        next = veorq_u8(veorq_u8(y, kl), p);
+        storeu(out, next);
+        if (!ofb)
+            m = veorq_u8(k0l, p);
+    }
+    storeu(iv, ofb ? veorq_u8(y, kl) : next);
+}
+
+TARGET static void cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    stream_enc(rk, nr, iv, out, in, nblocks, 0);
+}
+
+TARGET static void ofb(const void *rk, unsigned nr, uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    stream_enc(rk, nr, iv, out, in, nblocks, 1);
+}
+
+/*
  * Decryption: 8 blocks decrypt in parallel, then p_j = D(c_j) ^ c_(j-1).
  * The previous ciphertexts are re-read from in rather than held (loads
  * are cheaper than the register moves 8 more live values cost), so with
@@ -696,6 +750,8 @@ static const struct aesir_engine engine = {
     .decrypt = decrypt,
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
+    .cfb_enc = cfb_enc,
+    .ofb = ofb,
     .cbc_dec = cbc_dec,
     .cfb_dec = cfb_dec,
 };

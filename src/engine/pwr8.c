@@ -552,6 +552,44 @@ static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
 }
 
 /*
+ * CFB128 encryption and OFB, the same fold: vcipherlast with the key
+ * K(nr) ^ K0 ^ p_i returns c_i ^ K0 (CFB: c_i = E(c_(i-1)) ^ p_i), with
+ * K(nr) ^ K0 it returns o_i ^ K0 (OFB): either way the next block's
+ * whitened input, and the output is an XOR off the chain.
+ */
+INLINE void stream_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                       uint8_t *out, const uint8_t *in, size_t nblocks,
+                       int ofb)
+{
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    vu8 kr[14], b;
+
+    if (nblocks == 0)
+        return;
+    UNROLLED for (unsigned r = 0; r < 14; r++) kr[r] = rkey(k, r);
+    const vu8 kx = vec_xor(kr[0], rkey(k, nr));
+    b = vec_xor(load(iv), kr[0]);
+    for (; nblocks > 0; nblocks--, in += 16, out += 16) {
+        vu8 p = load(in);
+        b = enclast(enc_chain(b, kr, nr), ofb ? kx : vec_xor(kx, p));
+        store(out, ofb ? vec_xor(p, vec_xor(b, kr[0])) : vec_xor(b, kr[0]));
+    }
+    store(iv, vec_xor(b, kr[0]));
+}
+
+static void cfb_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    stream_enc(rk, nr, iv, out, in, nblocks, 0);
+}
+
+static void ofb(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                const uint8_t *in, size_t nblocks)
+{
+    stream_enc(rk, nr, iv, out, in, nblocks, 1);
+}
+
+/*
  * Decryption: 8 blocks decrypt in parallel, and the chaining XOR goes
  * into the last round key: vncipherlast(x, K0 ^ c_(j-1)) =
  * InvSubBytes(InvShiftRows(x)) ^ K0 ^ c_(j-1) = p_j, one instruction
@@ -649,6 +687,8 @@ static const struct aesir_engine engine = {
     .decrypt = decrypt,
     .ctr = ctr_xor,
     .cbc_enc = cbc_enc,
+    .cfb_enc = cfb_enc,
+    .ofb = ofb,
     .cbc_dec = cbc_dec,
     .cfb_dec = cfb_dec,
 };
