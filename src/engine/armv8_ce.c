@@ -688,17 +688,16 @@ INLINE void cbc_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
     storeu(out, veorq_u8(b[0], prev));
 }
 
-TARGET static void cbc_dec(const void *rk_, unsigned nr, uint8_t iv[16],
+/* CBC or CFB128 decryption of nblocks: the 8-lane kernel, then a tail of
+ * exactly the width left. */
+INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks,
+                        int cfb);
+
+TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
-    uint8x16_t chain = loadu(iv);
-    for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
-        cbc_dec_n(rk, nr, &chain, out, in, WIDE);
-#define CBC_TAIL(n) cbc_dec_n(rk, nr, &chain, out, in, (n))
-    TAIL(CBC_TAIL, nblocks)
-#undef CBC_TAIL
-    storeu(iv, chain);
+    dec_chained(rk, nr, iv, out, in, nblocks, 0);
 }
 
 /* ---- CFB128 decryption -------------------------------------------------
@@ -726,17 +725,26 @@ INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
         storeu(out + 16 * j, veorq_u8(b[j], loadu(in + 16 * j)));
 }
 
-TARGET static void cfb_dec(const void *rk_, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks,
+                        int cfb)
 {
     const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
     uint8x16_t chain = loadu(iv);
+#define DEC_N(n)                                                           \
+    (cfb ? cfb_dec_n(rk, nr, &chain, out, in, (n))                         \
+         : cbc_dec_n(rk, nr, &chain, out, in, (n)))
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
-        cfb_dec_n(rk, nr, &chain, out, in, WIDE);
-#define CFB_TAIL(n) cfb_dec_n(rk, nr, &chain, out, in, (n))
-    TAIL(CFB_TAIL, nblocks)
-#undef CFB_TAIL
+        DEC_N(WIDE);
+    TAIL(DEC_N, nblocks)
+#undef DEC_N
     storeu(iv, chain);
+}
+
+TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    dec_chained(rk, nr, iv, out, in, nblocks, 1);
 }
 
 static const struct aesir_engine engine = {
