@@ -191,8 +191,10 @@ AESIR_API AESIR_WARN_UNUSED int aesir_aes_init(aesir_aes *ctx, const uint8_t *ke
 /*
  * aesir_aes_init_ex -- as aesir_aes_init(), with the engine chosen by name
  * (NULL: the default) and the directions to prepare (AESIR_ENCRYPT,
- * AESIR_DECRYPT or both; CTR, CFB and OFB need only AESIR_ENCRYPT, which
- * saves the decryption key schedule). Further errors:
+ * AESIR_DECRYPT or both; CTR, CFB and OFB need only AESIR_ENCRYPT). The
+ * context refuses a direction not prepared; an engine may skip its key
+ * schedule or, where that is cheaper than wiping its area, make it
+ * anyway. Further errors:
  * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT
  * (dirs is 0 or has other bits).
  */

@@ -483,17 +483,29 @@ static void fill_key(uint8_t *k, size_t n, uint32_t seed)
  * wipes only what an earlier schedule can have written (key.c): a
  * context set up over another key -- every engine, key length and
  * direction before and after -- is byte for byte the context a cleared
- * one gets, and a direction not asked for is all zeros. Two earlier keys
+ * one gets, and a direction not asked for holds nothing but zeros or
+ * the new key's own schedule (unasked_ok). Two earlier keys
  * each, so that an engine writing further for some keys than for the one
  * its reach was measured with would show.
  */
+/* The area of a direction not asked for: all zeros, or (an engine that
+ * makes both schedules when that is cheaper than wiping, aesni_keys.h)
+ * exactly what a setup for both directions with the same key holds. */
+static int unasked_ok(const unsigned char *area, const unsigned char *both)
+{
+    return all_zero(area, AESIR_RK_BYTES) ||
+           memcmp(area, both, AESIR_RK_BYTES) == 0;
+}
+
 static void test_reinit_leaves_nothing(void)
 {
-    static aesir_aes used, fresh;
+    static aesir_aes used, fresh, both;
     static const unsigned dirs[] = {AESIR_ENCRYPT, AESIR_DECRYPT,
                                     AESIR_ENCRYPT | AESIR_DECRYPT};
     const struct aesir_key_state *ks =
         (const struct aesir_key_state *)(const void *)used.opaque;
+    const struct aesir_key_state *kb =
+        (const struct aesir_key_state *)(const void *)both.opaque;
     uint8_t k1[32], k2[32];
     size_t n = aesir_engine_count(), bad = 0, runs = 0;
 
@@ -523,10 +535,15 @@ static void test_reinit_leaves_nothing(void)
                                                    aesir_engine_name(e2),
                                                    dirs[d2]) == AESIR_OK &&
                                  memcmp(&used, &fresh, sizeof(used)) == 0;
+                            ok &= aesir_aes_init_ex(&both, k2, l2,
+                                                    aesir_engine_name(e2),
+                                                    AESIR_ENCRYPT |
+                                                        AESIR_DECRYPT) ==
+                                  AESIR_OK;
                             if (!(dirs[d2] & AESIR_ENCRYPT))
-                                ok &= all_zero(ks->rk_enc, sizeof(ks->rk_enc));
+                                ok &= unasked_ok(ks->rk_enc, kb->rk_enc);
                             if (!(dirs[d2] & AESIR_DECRYPT))
-                                ok &= all_zero(ks->rk_dec, sizeof(ks->rk_dec));
+                                ok &= unasked_ok(ks->rk_dec, kb->rk_dec);
                             if (!ok && bad++ < 5)
                                 fprintf(stderr,
                                         "re-init %s/%u/%u over %s/%u/%u "
@@ -541,6 +558,7 @@ static void test_reinit_leaves_nothing(void)
     CHECK_EQ(bad, (size_t)0);
     aesir_aes_clear(&used);
     aesir_aes_clear(&fresh);
+    aesir_aes_clear(&both);
 }
 
 /*

@@ -170,6 +170,17 @@ static const unsigned char scan_order[] = {11, 10, 9, 15, 16, 8, 7, 6, 12,
                                            13, 14, 5, 4, 3, 2, 0, 1};
 _Static_assert(sizeof(scan_order) == NENGINES, "scan_order: one per engine");
 
+/* The registry index of a name this library handed out (it points into
+ * the registry), else -1. */
+static inline int index_by_address(const char *name)
+{
+    uintptr_t off = (uintptr_t)name - (uintptr_t)registry;
+    if (off < sizeof(registry) &&
+        off % sizeof(struct entry) == offsetof(struct entry, name))
+        return (int)(off / sizeof(struct entry));
+    return -1;
+}
+
 /*
  * The registry index of name, or -1. Key setup through the API looks the
  * engine up on every call (a named engine is the common case), so: a name
@@ -180,10 +191,9 @@ _Static_assert(sizeof(scan_order) == NENGINES, "scan_order: one per engine");
  */
 static int index_of(const char *name)
 {
-    uintptr_t off = (uintptr_t)name - (uintptr_t)registry;
-    if (off < sizeof(registry) &&
-        off % sizeof(struct entry) == offsetof(struct entry, name))
-        return (int)(off / sizeof(struct entry));
+    int i = index_by_address(name);
+    if (i >= 0)
+        return i;
     for (size_t k = 0; k < NENGINES; k++) {
         const char *a = registry[scan_order[k]].name, *b = name;
         if (*a != *b)
@@ -436,38 +446,52 @@ static inline uint64_t reach_at(int i, size_t key_len)
                << 32;
 }
 
-/* aesir_engine_ready() for an engine not ready yet (or an error): a tail
- * call, so that the fast path saves no registers. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline, cold))
-#endif
-static const struct aesir_engine *ready_slow(const char *name,
-                                             size_t key_len, uint64_t *reach,
-                                             int *err)
+/* The header, then the schedules of a context set up with the ready
+ * engine e at registry index i (aesir_engine_setkey). */
+static inline int install(aesir_aes *ctx, int i, const struct aesir_engine *e,
+                          const uint8_t *key, size_t key_len, unsigned dirs)
 {
-    int i = lookup(name);
-    const struct aesir_engine *e = ready_at(i, err);
-    if (e != NULL)
-        *reach = reach_at(i, key_len);
-    return e;
+    struct aesir_key_state *ks = aesir_key_head(ctx, e, key_len, dirs);
+    if (e->setkey_pair != NULL)
+        return e->setkey_pair(
+            ks->rk_enc, ks->rk_dec, key, key_len, dirs,
+            atomic_load_explicit(&reach_all, memory_order_relaxed));
+    return aesir_setkey_generic(ks, key, key_len, dirs, reach_at(i, key_len));
 }
 
-const struct aesir_engine *aesir_engine_ready(const char *name,
-                                              size_t key_len, uint64_t *reach,
-                                              int *err)
+/* aesir_engine_setkey() for a name compared in full, an engine not ready
+ * yet, or an error. Out of line, so that the fast path saves no
+ * registers (the comparison loop needs them). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int setkey_slow(aesir_aes *ctx, const char *name, const uint8_t *key,
+                       size_t key_len, unsigned dirs)
 {
-    /* -1 (slow path) for an unknown name and a default not chosen yet */
+    int i = lookup(name), err;
+    const struct aesir_engine *e = ready_at(i, &err);
+    if (e == NULL) {
+        aesir_aes_clear(ctx);
+        return err;
+    }
+    return install(ctx, i, e, key, key_len, dirs);
+}
+
+int aesir_engine_setkey(aesir_aes *ctx, const char *name, const uint8_t *key,
+                        size_t key_len, unsigned dirs)
+{
+    /* -1 (slow path) for the default not chosen yet, and for a name that
+     * must be compared */
     int i = name == NULL ? atomic_load_explicit(&default_cached,
                                                 memory_order_relaxed) -
                                1
-                         : index_of(name);
+                         : index_by_address(name);
     const struct aesir_engine *e =
         i >= 0 ? atomic_load_explicit(&ready[i].engine, memory_order_acquire)
                : NULL;
     if (e == NULL)
-        return ready_slow(name, key_len, reach, err);
-    *reach = reach_at(i, key_len);
-    return e;
+        return setkey_slow(ctx, name, key, key_len, dirs);
+    return install(ctx, i, e, key, key_len, dirs);
 }
 
 int aesir_engine_selftest(const char *name)

@@ -34,6 +34,18 @@
  */
 typedef void (*aesir_setkey_fn)(void *rk, const uint8_t *key,
                                 size_t key_len);
+/*
+ * Key setup in one call (optional; key.c tail-calls it, so it returns
+ * AESIR_OK): the schedules of key for the directions in dirs to rk_enc
+ * and rk_dec, and every other byte of the two areas below `most` (a
+ * multiple of 16, at most AESIR_RK_BYTES) zeroed, so that nothing of an
+ * earlier key stays there. An engine may write a schedule that dirs does
+ * not ask for instead of zeroing its area when that is cheaper (the
+ * AES-instruction engines: aesimc costs less than the stores it saves).
+ */
+typedef int (*aesir_setkey_pair_fn)(void *rk_enc, void *rk_dec,
+                                    const uint8_t *key, size_t key_len,
+                                    unsigned dirs, size_t most);
 typedef void (*aesir_blocks_fn)(const void *rk, unsigned nr, uint8_t *out,
                                 const uint8_t *in, size_t nblocks);
 /*
@@ -95,6 +107,7 @@ struct aesir_engine {
     unsigned batch;    /* blocks per call that reach full speed */
     aesir_setkey_fn setkey_enc;
     aesir_setkey_fn setkey_dec;
+    aesir_setkey_pair_fn setkey_pair; /* optional */
     aesir_blocks_fn encrypt;
     aesir_blocks_fn decrypt;
     aesir_ctr_fn ctr;     /* optional */
@@ -210,14 +223,40 @@ const char *aesir_cpu_model_name(unsigned id);
 const struct aesir_engine *aesir_engine_at(size_t i);
 const struct aesir_engine *aesir_engine_by_name(const char *name,
                                                 int *err);
-/* Key setup's look-up: as aesir_engine_by_name() (same errors), and in
- * *reach, for a key of key_len bytes (16, 24 or 32): bits 0..15 how many
- * bytes of the encryption round-key area the engine's key setup writes,
- * bits 16..31 the same for decryption, bits 32..47 how far any schedule
- * written so far in this process can reach (key.c wipes up to there). */
-const struct aesir_engine *aesir_engine_ready(const char *name,
-                                              size_t key_len, uint64_t *reach,
-                                              int *err);
+/*
+ * Key setup, after aesir_aes_init_ex() (key.c) has checked its arguments:
+ * aesir_engine_setkey() (dispatch.c) looks up the engine named (NULL: the
+ * default), makes it ready, writes the context's header (aesir_key_head)
+ * and has the schedules made, by the engine's setkey_pair with `most`,
+ * or by aesir_setkey_generic() (key.c) with the engine's reach for a key
+ * of key_len bytes (16, 24 or 32): bits 0..15 how many bytes of the
+ * encryption round-key area the engine's key setup writes, bits 16..31
+ * the same for decryption, bits 32..47 `most`, how far any schedule
+ * written so far in this process can reach (wiped up to there). Each
+ * step ends in a tail call, so the path saves no registers and reloads
+ * nothing from the stack after the schedules' stores (key.c says why).
+ * On error (unknown, unavailable or failed engine) ctx is cleared and
+ * the error returned.
+ */
+int aesir_engine_setkey(aesir_aes *ctx, const char *name, const uint8_t *key,
+                        size_t key_len, unsigned dirs);
+int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
+                         size_t key_len, unsigned dirs, uint64_t reach);
+
+/* The header of a context being set up for engine e; its schedules
+ * follow (nothing reads them before the call returns). */
+static inline struct aesir_key_state *
+aesir_key_head(aesir_aes *ctx, const struct aesir_engine *e, size_t key_len,
+               unsigned dirs)
+{
+    struct aesir_key_state *ks = (struct aesir_key_state *)(void *)ctx->opaque;
+    ks->engine = e;
+    ks->magic = AESIR_KEY_MAGIC;
+    ks->nr = (uint32_t)(key_len / 4 + 6);
+    ks->key_len = (uint32_t)key_len;
+    ks->dirs = dirs;
+    return ks;
+}
 
 /* The AES S-box and its inverse (src/core/sbox.c), for the byte-wise,
  * not constant-time engines. */
