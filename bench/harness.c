@@ -1470,8 +1470,7 @@ static int ks_prepare(struct bench_run *r, size_t i, unsigned k, int decrypt,
     c->w.via_setup = s->impl->keysetup == NULL;
     c->iters = calibrate(&c->w, 0.5e-3 * r->clock.tick_hz);
     if (c->iters == 0) {
-        bench_note(r, "%s AES-%u: key setup failed", s->impl->name,
-                   c->w.bits);
+        bench_note(r, "%s AES-%u: key setup failed", s->impl->name, c->w.bits);
         return 0;
     }
     return 1;
@@ -1504,10 +1503,10 @@ static void keysetup_all(struct bench_run *r, unsigned k, int decrypt,
     int live[BENCH_MAX_IMPLS];
 
     for (size_t i = 0; i < r->nimpls; i++)
-        live[i] = r->impls[i].usable &&
-                  ks_prepare(r, i, k, decrypt, keyiv, &cell[i]);
-    for (unsigned round = 0, tries = 0; round < KS_ROUNDS && tries < 3 * KS_ROUNDS;
-         tries++) {
+        live[i] =
+            r->impls[i].usable && ks_prepare(r, i, k, decrypt, keyiv, &cell[i]);
+    for (unsigned round = 0, tries = 0;
+         round < KS_ROUNDS && tries < 3 * KS_ROUNDS; tries++) {
         int switched = 0;
         for (size_t i = 0; i < r->nimpls; i++) {
             struct sample smp;

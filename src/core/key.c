@@ -85,7 +85,8 @@ int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
 #endif
-static int init_failed(aesir_aes *ctx, int err)
+static int
+init_failed(aesir_aes *ctx, int err)
 {
     aesir_aes_clear(ctx);
     return err;
