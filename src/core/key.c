@@ -65,6 +65,17 @@ int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
     return AESIR_OK;
 }
 
+/* A key setup that failed leaves the context cleared. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int
+init_failed(aesir_aes *ctx, int err)
+{
+    aesir_aes_clear(ctx);
+    return err;
+}
+
 /*
  * Key setup speed matters (one key per packet in some protocols), so
  * only the bytes that can hold an earlier key are wiped. Every schedule
@@ -76,22 +87,12 @@ int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
  *
  * The path is a chain of tail calls (checks here; the look-up and the
  * header in dispatch.c; the schedules in the engine), so no register is
- * saved and, after the schedules' stores,
- * nothing is reloaded from the stack: such a reload whose address
- * matched a pending store in bits 0..11 waited for it ("4K aliasing"),
- * which made key setup 1.7x slower or not depending on where the stack
- * lay (measured, aesni AES-128: 46 or 78 TSC cycles per key).
+ * saved and, after the schedules' stores, nothing is reloaded from the
+ * stack: such a reload whose address matched a pending store in bits
+ * 0..11 waited for it ("4K aliasing"), which made key setup 1.7x slower
+ * or not depending on where the stack lay (measured, aesni AES-128: 46 or
+ * 78 TSC cycles per key; docs/engines/aesni.md).
  */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline, cold))
-#endif
-static int
-init_failed(aesir_aes *ctx, int err)
-{
-    aesir_aes_clear(ctx);
-    return err;
-}
-
 int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
                       const char *engine, unsigned dirs)
 {
