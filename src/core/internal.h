@@ -35,13 +35,13 @@
 typedef void (*aesir_setkey_fn)(void *rk, const uint8_t *key,
                                 size_t key_len);
 /*
- * Key setup in one call (optional; key.c tail-calls it, so it returns
- * AESIR_OK): the schedules of key for the directions in dirs to rk_enc
- * and rk_dec, and every other byte of the two areas below `most` (a
- * multiple of 16, at most AESIR_RK_BYTES) zeroed, so that nothing of an
- * earlier key stays there. An engine may write a schedule that dirs does
- * not ask for instead of zeroing its area when that is cheaper (the
- * AES-instruction engines: aesimc costs less than the stores it saves).
+ * Key setup in one call (optional; aesir_engine_setkey tail-calls it, so
+ * it returns AESIR_OK): the schedules of key for the directions in dirs
+ * to rk_enc and rk_dec, and every other byte of the two areas below
+ * `most` (a multiple of 16, at most AESIR_RK_BYTES) zeroed, so that
+ * nothing of an earlier key stays there. An engine may write a schedule
+ * that dirs does not ask for instead of zeroing its area when that is
+ * cheaper (aesni, whose stores are 16 bytes: aesni_keys.h).
  */
 typedef int (*aesir_setkey_pair_fn)(void *rk_enc, void *rk_dec,
                                     const uint8_t *key, size_t key_len,

@@ -29,8 +29,9 @@
  * XORs; the only branches are on the key length.
  *
  * Every function is always_inline with the target "aes,ssse3", a subset
- * of the including engines' targets, so the code is generated inside the
- * caller (VEX-encoded there, no SSE/AVX transition).
+ * of the including engines' targets (or the includer's own, AK_FN), so
+ * the code is generated inside the caller (VEX-encoded there, no SSE/AVX
+ * transition).
  */
 #ifndef AESIR_AESNI_KEYS_H
 #define AESIR_AESNI_KEYS_H
@@ -228,7 +229,6 @@ AK_FN void ak_put(uint8_t *enc, uint8_t *dec, size_t stride, unsigned nr,
 AK_FN void ak_sched128(uint8_t *enc, uint8_t *dec, size_t stride,
                        const uint8_t *key)
 {
-
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)key), u;
     __m128i p = ak_prefix_u(x, &u), y = ak_bc(x, 3, 2), z[13], t, m;
     unsigned k = 2;

@@ -61,9 +61,8 @@
 /* Key setup's wipes (aesni_keys.h, ak_setkey_pair): rk[from, most)
  * zeroed, from a multiple of 16, with xmm stores up to a vector boundary
  * and whole vectors from there (which may pass most: AESIR_RK_BYTES is a
- * whole number of vectors). A zmm store takes the place of four xmm
- * ones in the store queue: AES-128 encryption-only key setup has 17
- * stores instead of 30. */
+ * whole number of vectors): AES-128 encryption-only key setup on zmm
+ * issues 17 stores instead of 30. */
 #define AK_FN INL
 #define AK_ZERO_TO(rk, from, most) vaes_zero_to(rk, from, most)
 INL void vaes_zero_to(uint8_t *rk, size_t from, size_t most)
