@@ -582,6 +582,23 @@ TARGET static void ctr_xor(const void *rk_, unsigned nr, uint8_t ctr[16],
  * for every block here, since the store to out may alias rk. For AES-128,
  * k[11] and k[12] (past K10) are not read from rk; they get K0, unused.
  */
+/* Rounds 1 .. nr - 2 of one block of the serial kernels below (AESE and
+ * AESMC with k[1..nr-2] in registers); the caller does the first AESE
+ * and the last one. */
+INLINE uint8x16_t serial_rounds(uint8x16_t x, const uint8x16_t k[13],
+                                unsigned nr)
+{
+    UNROLL
+    for (unsigned r = 1; r < 9; r++)
+        x = aesmc(aese(x, k[r]));
+    if (nr > 10) {
+        x = aesmc(aese(aesmc(aese(x, k[9])), k[10]));
+        if (nr > 12)
+            x = aesmc(aese(aesmc(aese(x, k[11])), k[12]));
+    }
+    return x;
+}
+
 TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
@@ -597,15 +614,8 @@ TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
         k[r] = rkey(rk, r <= 10 || nr > 10 ? r : 0);
     y = veorq_u8(loadu(iv), kl);
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
-        uint8x16_t x = aesmc(aese(y, veorq_u8(k0l, loadu(in))));
-        UNROLL
-        for (unsigned r = 1; r < 9; r++)
-            x = aesmc(aese(x, k[r]));
-        if (nr > 10) {
-            x = aesmc(aese(aesmc(aese(x, k[9])), k[10]));
-            if (nr > 12)
-                x = aesmc(aese(aesmc(aese(x, k[11])), k[12]));
-        }
+        uint8x16_t x =
+            serial_rounds(aesmc(aese(y, veorq_u8(k0l, loadu(in)))), k, nr);
         y = aese(x, kp);
         storeu(out, veorq_u8(y, kl));
     }
@@ -635,15 +645,7 @@ INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
         k[r] = rkey(rk, r <= 10 || nr > 10 ? r : 0);
     y = veorq_u8(loadu(iv), kl);
     for (; nblocks > 0; nblocks--, in += 16, out += 16) {
-        uint8x16_t p = loadu(in), x = aesmc(aese(y, m));
-        UNROLL
-        for (unsigned r = 1; r < 9; r++)
-            x = aesmc(aese(x, k[r]));
-        if (nr > 10) {
-            x = aesmc(aese(aesmc(aese(x, k[9])), k[10]));
-            if (nr > 12)
-                x = aesmc(aese(aesmc(aese(x, k[11])), k[12]));
-        }
+        uint8x16_t p = loadu(in), x = serial_rounds(aesmc(aese(y, m)), k, nr);
         y = aese(x, kp);
         /* o = y ^ K(nr); out = o ^ p; the register: c = out (CFB), o (OFB) */
         next = veorq_u8(veorq_u8(y, kl), p);
