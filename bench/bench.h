@@ -89,7 +89,8 @@ struct bench_impl {
     void (*release)(void *ctx);
     /* Optional: one key schedule for op (encryption or decryption
      * direction as op needs) into scratch state, for the key-setups-per-
-     * second figure; NULL when the library cannot separate it. */
+     * second figure; returns 0 on success, anything else on failure.
+     * NULL when the library cannot separate it. */
     int (*keysetup)(enum bench_op op, const uint8_t *key, unsigned key_bits);
 };
 
