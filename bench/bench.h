@@ -36,12 +36,19 @@ enum bench_op {
     OP_MB_CBC_ENC_4,
     OP_MB_CBC_ENC_8,
     OP_MB_CBC_ENC_16,
+    /* Multi-buffer CBC-MAC (the same chains, only each message's last
+     * block kept): run() writes message j's 16-byte MAC to out + 16 * j. */
+    OP_MB_CBC_MAC_1,
+    OP_MB_CBC_MAC_4,
+    OP_MB_CBC_MAC_8,
+    OP_MB_CBC_MAC_16,
     OP_COUNT
 };
 
 /* Short names used on the command line and in CSV/JSON: "ecb-enc",
  * "ecb-dec", "cbc-enc", "cbc-dec", "cfb128-enc", "cfb128-dec", "ofb",
- * "ctr", "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16". */
+ * "ctr", "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
+ * "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16". */
 const char *bench_op_name(enum bench_op op);
 /* -1 when unknown. */
 int bench_op_parse(const char *name);
@@ -55,8 +62,13 @@ int bench_op_parse(const char *name);
  * connections. Its figures count all N x len bytes.
  */
 unsigned bench_op_messages(enum bench_op op);
-/* Non-zero for the multi-buffer ops. */
+/* Non-zero for the multi-buffer ops (both kinds). */
 int bench_op_is_mb(enum bench_op op);
+/* Non-zero for the multi-buffer CBC-MAC ops. */
+int bench_op_is_mac(enum bench_op op);
+/* Bytes run() writes for messages of len bytes: N x len, or N x 16 for
+ * the MAC ops. */
+size_t bench_op_out_bytes(enum bench_op op, size_t len);
 /* Key (key_bits / 8 bytes) and IV of message j of a multi-buffer run. */
 void bench_mb_key(const uint8_t *key, unsigned key_bits, unsigned j,
                   uint8_t *out);

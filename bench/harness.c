@@ -61,6 +61,7 @@ static const char *const op_names[] = {
     "ecb-enc",      "ecb-dec",      "cbc-enc",      "cbc-dec",
     "cfb128-enc",   "cfb128-dec",   "ofb",          "ctr",
     "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
+    "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
 };
 _Static_assert(sizeof(op_names) / sizeof(op_names[0]) == OP_COUNT,
                "every operation of bench.h needs a name here");
@@ -80,17 +81,30 @@ int bench_op_parse(const char *name)
 
 int bench_op_is_mb(enum bench_op op)
 {
-    return op >= OP_MB_CBC_ENC_1 && op <= OP_MB_CBC_ENC_16;
+    return op >= OP_MB_CBC_ENC_1 && op <= OP_MB_CBC_MAC_16;
+}
+
+int bench_op_is_mac(enum bench_op op)
+{
+    return op >= OP_MB_CBC_MAC_1 && op <= OP_MB_CBC_MAC_16;
+}
+
+size_t bench_op_out_bytes(enum bench_op op, size_t len)
+{
+    return bench_op_messages(op) * (bench_op_is_mac(op) ? 16 : len);
 }
 
 unsigned bench_op_messages(enum bench_op op)
 {
     switch (op) {
     case OP_MB_CBC_ENC_4:
+    case OP_MB_CBC_MAC_4:
         return 4;
     case OP_MB_CBC_ENC_8:
+    case OP_MB_CBC_MAC_8:
         return 8;
     case OP_MB_CBC_ENC_16:
+    case OP_MB_CBC_MAC_16:
         return 16;
     default:
         return 1;
@@ -171,12 +185,16 @@ const struct bench_impl *bench_impl_at(size_t i)
  * Configuration
  * ---------------------------------------------------------------- */
 
-#define OPS_MB                                                                 \
+#define OPS_MB_ENC                                                             \
     ((1u << OP_MB_CBC_ENC_1) | (1u << OP_MB_CBC_ENC_4) |                       \
      (1u << OP_MB_CBC_ENC_8) | (1u << OP_MB_CBC_ENC_16))
+#define OPS_MB                                                                 \
+    (OPS_MB_ENC | (1u << OP_MB_CBC_MAC_1) | (1u << OP_MB_CBC_MAC_4) |          \
+     (1u << OP_MB_CBC_MAC_8) | (1u << OP_MB_CBC_MAC_16))
+/* The default run: the CBC-MAC ops only with --full or --ops. */
 #define OPS_MAIN                                                               \
     ((1u << OP_CTR) | (1u << OP_CBC_ENC) | (1u << OP_CBC_DEC) |                \
-     (1u << OP_ECB_ENC) | OPS_MB)
+     (1u << OP_ECB_ENC) | OPS_MB_ENC)
 #define OPS_ALL ((1u << OP_COUNT) - 1)
 
 void bench_config_default(struct bench_config *cfg)
@@ -880,15 +898,26 @@ static int ref_compute(enum bench_op op, const uint8_t *key, unsigned bits,
     int err;
 
     if (bench_op_is_mb(op)) {
-        /* N messages, each aesir_cbc_encrypt with its own key and IV */
+        /* N messages, each aesir_cbc_encrypt with its own key and IV; for
+         * a MAC, the last block (the IV for an empty message) */
         uint8_t kj[32], ivj[16];
+        int mac = bench_op_is_mac(op);
+        uint8_t *c = mac ? malloc(len + 16) : NULL;
+        if (mac && c == NULL)
+            return -1;
         for (unsigned j = 0; j < bench_op_messages(op); j++) {
+            uint8_t *o = mac ? c : out + j * len;
             bench_mb_key(key, bits, j, kj);
             bench_mb_iv(iv, j, ivj);
-            if (ref_compute(OP_CBC_ENC, kj, bits, ivj, out + j * len,
-                            in + j * len, len) != 0)
+            if (ref_compute(OP_CBC_ENC, kj, bits, ivj, o, in + j * len, len) !=
+                0) {
+                free(c);
                 return -1;
+            }
+            if (mac)
+                memcpy(out + 16 * j, len ? c + len - 16 : ivj, 16);
         }
+        free(c);
         return 0;
     }
     err = aesir_aes_init_ex(&k, key, bits / 8, "ref",
@@ -992,7 +1021,7 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
     }
     for (size_t j = 0; j < nlens; j++)
         for (int again = 0; again < 2; again++) {
-            size_t at = 0, bytes = lens[j] * bench_op_messages(op);
+            size_t at = 0, bytes = bench_op_out_bytes(op, lens[j]);
             memset(out, 0xa5, bytes);
             if (im->run(ctx, out, in, lens[j]) != 0) {
                 snprintf(what, sizeof(what), "AES-%u, %zu bytes: run() failed",
@@ -1038,7 +1067,7 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     rng_fill(&r->rng, iv, sizeof(iv));
     rng_fill(&r->rng, buf_in(r), r->buf_len);
     for (size_t j = 0; j < nlens; j++) {
-        ref[j] = malloc(lens[j] * bench_op_messages(op));
+        ref[j] = malloc(bench_op_out_bytes(op, lens[j]));
         if (ref[j] == NULL ||
             ref_compute(op, key, bits, iv, ref[j], buf_in(r), lens[j]) != 0) {
             bench_note(r, "no reference for %s AES-%u: not timed",

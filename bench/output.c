@@ -398,10 +398,11 @@ static void print_table(const struct bench_run *r, FILE *f, enum bench_op op,
     print_columns(r, f, cols, n, k, cpb, b);
 }
 
-/* print_mb_table -- the multi-buffer ops of one key size side by side:
- * a column per number of messages in flight. */
+/* print_mb_table -- the multi-buffer ops of one kind (mac: CBC-MAC, else
+ * CBC encryption) and key size side by side: a column per number of
+ * messages in flight. */
 static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
-                           int cpb, const struct bench_bound *b)
+                           int mac, int cpb, const struct bench_bound *b)
 {
     struct column cols[OP_COUNT];
     size_t n = 0;
@@ -409,7 +410,9 @@ static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
     int peers = 0;
 
     for (int op = 0; op < OP_COUNT; op++)
-        if (bench_op_is_mb((enum bench_op)op) && (r->cfg.ops >> op & 1)) {
+        if (bench_op_is_mb((enum bench_op)op) &&
+            bench_op_is_mac((enum bench_op)op) == mac &&
+            (r->cfg.ops >> op & 1)) {
             cols[n].op = (enum bench_op)op;
             cols[n].si = 0;
             cols[n].size = r->cfg.mb_size;
@@ -420,10 +423,11 @@ static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
     if (n == 0)
         return;
     fprintf(f,
-            "\n== multi-buffer CBC encryption, AES-%u: N messages of %s in "
+            "\n== multi-buffer %s, AES-%u: N messages of %s in "
             "flight, each with its own key;\n   %s (all N messages)%s ==\n",
-            bench_key_bits(k), bench_size_label(r->cfg.mb_size, sz),
-            unit_of(r, cpb), peers ? "; * best peer" : "");
+            mac ? "CBC-MAC" : "CBC encryption", bench_key_bits(k),
+            bench_size_label(r->cfg.mb_size, sz), unit_of(r, cpb),
+            peers ? "; * best peer" : "");
     fprintf(f, "%-*s", NAME_W, "impl");
     for (size_t x = 0; x < n; x++) {
         snprintf(head, sizeof(head), "N=%u", bench_op_messages(cols[x].op));
@@ -461,7 +465,8 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 print_table(r, f, (enum bench_op)op, k, cpb, b);
     for (unsigned k = 0; k < BENCH_NKEYS; k++)
         if (r->cfg.keys >> k & 1)
-            print_mb_table(r, f, k, cpb, b);
+            for (int mac = 0; mac <= 1; mac++)
+                print_mb_table(r, f, k, mac, cpb, b);
     if (b != NULL && b->valid)
         fprintf(f,
                 "\nbound: CTR from %s throughput alone (counter, XOR, "

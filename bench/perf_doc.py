@@ -136,20 +136,27 @@ def header(meta, limit):
     return lines
 
 
-MB = "mb-cbc-enc"  # the multi-buffer ops' common prefix
+# The multi-buffer ops' common prefixes, each with its title.
+MB = {"mb-cbc-enc": "CBC encryption", "mb-cbc-mac": "CBC-MAC"}
+
+
+def mb_group(op):
+    """The multi-buffer prefix op belongs to, or None."""
+    return next((p for p in MB if op.startswith(p + "-")), None)
 
 
 def tables(data, cpb):
     """One table per op and key size, a column per message size; the
-    multi-buffer ops (mb-cbc-enc-N) in one table per key size, a column
+    multi-buffer ops (mb-cbc-enc-N, mb-cbc-mac-N) in one table per kind and
+    key size, a column
     per number of messages in flight."""
     res = defaultdict(dict)  # (op, bits) -> {(impl, column): row}
     columns = defaultdict(set)  # op -> columns
     mb_size = None
     for r in data["results"]:
         op, col = r["op"], r["size"]
-        if op.startswith(MB + "-"):
-            op, col, mb_size = MB, r.get("messages", 1), r["size"]
+        if mb_group(op):
+            op, col, mb_size = mb_group(op), r.get("messages", 1), r["size"]
         res[(op, r["key_bits"])][(r["impl"], col)] = r
         columns[op].add(col)
     order = [i["name"] for i in data["impls"]]
@@ -160,7 +167,7 @@ def tables(data, cpb):
             bounds[b["key_bits"]] = b
     ops = []
     for r in data["results"]:
-        op = MB if r["op"].startswith(MB + "-") else r["op"]
+        op = mb_group(r["op"]) or r["op"]
         if op not in ops:
             ops.append(op)
     core = data["meta"]["perf_core_cycles"]
@@ -178,10 +185,10 @@ def tables(data, cpb):
                 best[s] = max(peers)[1] if peers else None
             unit = ("core cycles/byte" if core else "TSC cycles/byte") \
                 if cpb else "GB/s"
-            if op == MB:
-                title = ("multi-buffer CBC encryption, AES-%d: N messages "
+            if op in MB:
+                title = ("multi-buffer %s, AES-%d: N messages "
                          "of %s in flight (%s of all N)"
-                         % (bits, size_label(mb_size), unit))
+                         % (MB[op], bits, size_label(mb_size), unit))
                 heads = ["N=%d" % s for s in sizes]
             else:
                 title = "%s, AES-%d (%s)" % (op, bits, unit)
@@ -222,7 +229,8 @@ def tables(data, cpb):
                         ofb.append("%s%%" % fmt3(100 * fr))
                     else:
                         ofb.append("-")
-                out.append("| *vs best peer* | %s |" % " | ".join(vs))
+                if any(best.values()):  # no row where no peer runs the op
+                    out.append("| *vs best peer* | %s |" % " | ".join(vs))
                 if bounds:
                     out.append("| *of bound* | %s |" % " | ".join(ofb))
     return out

@@ -8,9 +8,9 @@ throughput (GB/s) against message size, both axes logarithmic (the
 engines span three orders of magnitude), one line per implementation --
 aesir's engines solid, the peers dashed -- and, when results.json holds the
 limit row, the AES-instruction bound as a horizontal line. The
-multi-buffer ops (mb-cbc-enc-N) share one plot per key size,
-DIR/plots/mb-cbc-enc-aes<bits>.png: throughput against N, the number of
-messages in flight.
+multi-buffer ops (mb-cbc-enc-N, mb-cbc-mac-N) share one plot per kind and
+key size, DIR/plots/mb-cbc-enc-aes<bits>.png and mb-cbc-mac-aes<bits>.png:
+throughput against N, the number of messages in flight.
 
 Drawn with matplotlib when it can be imported, else with gnuplot; with
 neither, says so and exits 0 (the tables and CSV/JSON are the results;
@@ -26,20 +26,26 @@ import tempfile
 from collections import defaultdict
 
 
-MB = "mb-cbc-enc"  # the multi-buffer ops' common prefix
+# The multi-buffer ops' common prefixes, each with its title.
+MB = {"mb-cbc-enc": "CBC encryption", "mb-cbc-mac": "CBC-MAC"}
+
+
+def mb_group(op):
+    """The multi-buffer prefix op belongs to, or None."""
+    return next((p for p in MB if op.startswith(p + "-")), None)
 
 
 def load(dirname):
     """{(op, key_bits): {impl: [(x, gbps), ...]}}, groups, bounds; x is the
-    message size, or for the multi-buffer ops (op MB) the number of
+    message size, or for the multi-buffer ops (op a key of MB) the number of
     messages in flight."""
     series = defaultdict(lambda: defaultdict(list))
     groups = {}
     with open(os.path.join(dirname, "results.csv"), newline="") as f:
         for row in csv.DictReader(f):
             op, x = row["op"], int(row["size"])
-            if op.startswith(MB + "-"):
-                op, x = MB, int(row["messages"])
+            if mb_group(op):
+                op, x = mb_group(op), int(row["messages"])
                 MB_SIZE[0] = int(row["size"])
             key = (op, int(row["key_bits"]))
             series[key][row["impl"]].append((x, float(row["gbps"])))
@@ -71,19 +77,19 @@ MB_SIZE = [0]  # message size of the multi-buffer rows
 
 
 def title(op, bits):
-    if op == MB:
-        return ("AES-%d multi-buffer CBC encryption, %s messages: "
+    if op in MB:
+        return ("AES-%d multi-buffer %s, %s messages: "
                 "throughput vs messages in flight"
-                % (bits, size_label(MB_SIZE[0])))
+                % (bits, MB[op], size_label(MB_SIZE[0])))
     return "AES-%d %s: throughput vs message size" % (bits, op)
 
 
 def x_label(op, x):
-    return "%d" % x if op == MB else size_label(x)
+    return "%d" % x if op in MB else size_label(x)
 
 
 def x_axis(op):
-    return "messages in flight" if op == MB else "message size"
+    return "messages in flight" if op in MB else "message size"
 
 
 def plot_matplotlib(series, groups, bounds, outdir):

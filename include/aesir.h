@@ -417,6 +417,27 @@ typedef struct aesir_cbc_job {
 AESIR_API AESIR_WARN_UNUSED int aesir_cbc_encrypt_many(aesir_cbc_job *jobs,
                                                  size_t njobs);
 
+/*
+ * aesir_cbc_mac_many -- the CBC-MAC chain of the njobs jobs: for each,
+ * exactly the iv that aesir_cbc_encrypt_many would return (the last block
+ * of the CBC encryption of in under the job's iv, or the iv itself when
+ * len is 0), with no ciphertext written anywhere: out is not used and may
+ * be NULL. Blocks of different jobs are interleaved as in
+ * aesir_cbc_encrypt_many (aesni, vaes-avx2, vaes-avx512), and it pays in
+ * the same cases: from 2 messages on (docs/engines/vaes.md has figures).
+ * Checks, statuses and the return value as for aesir_cbc_encrypt_many,
+ * except that a NULL out is not an error.
+ *
+ * With an all-zero iv, this is the raw CBC-MAC (ISO/IEC 9797-1 MAC
+ * algorithm 1, no padding). On its own it is a secure MAC only for
+ * messages of one fixed length per key: it is the building block of
+ * CMAC (NIST SP 800-38B) and CCM (SP 800-38C), which make it safe for
+ * messages of any length. A message cut into pieces continues with the
+ * next call through the returned iv.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cbc_mac_many(aesir_cbc_job *jobs,
+                                             size_t njobs);
+
 /* Stream-like modes: out receives exactly len bytes. */
 AESIR_API AESIR_WARN_UNUSED int aesir_cfb128_encrypt(const aesir_aes *key,
                                            const uint8_t iv[16], uint8_t *out,

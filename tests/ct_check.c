@@ -125,6 +125,7 @@ enum section {
     S_CTR32,
     S_CTR64,
     S_CTR128,
+    S_MANY,
     NSECT
 };
 
@@ -143,6 +144,7 @@ static const char *const section_name[NSECT] = {
     "CTR 32-bit counter",
     "CTR 64-bit counter",
     "CTR 128-bit counter",
+    "multi-buffer CBC encrypt + MAC",
 };
 
 static unsigned long sect_errors[NSECT];
@@ -498,6 +500,72 @@ static void check_modes(const aesir_aes *both, const aesir_aes *enc,
 }
 
 /* ---------------------------------------------------------------------
+ * Multi-buffer CBC encryption and CBC-MAC: n jobs, each with its own
+ * secret key (on the engine under test), IV and plaintext, of lengths
+ * 0..19 blocks, against the ref engine one message at a time.
+ * ------------------------------------------------------------------- */
+
+#define MANY_JOBS 9
+#define MANY_BLOCKS 20
+
+static void check_many(const char *name, size_t kl)
+{
+    static const size_t counts[] = {1, 2, 3, 8, MANY_JOBS};
+    static aesir_aes keys[MANY_JOBS], ref;
+    static uint8_t pub[MANY_JOBS][16 * MANY_BLOCKS],
+        sec[MANY_JOBS][16 * MANY_BLOCKS], out[MANY_JOBS][16 * MANY_BLOCKS],
+        want[MANY_JOBS][16 * MANY_BLOCKS];
+    uint8_t iv[MANY_JOBS][16], want_iv[MANY_JOBS][16], key[32];
+    aesir_cbc_job jobs[MANY_JOBS];
+    size_t done;
+
+    for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+        size_t n = counts[c];
+        for (size_t j = 0; j < n; j++) {
+            size_t len = 16 * ((7 * j + c) % MANY_BLOCKS);
+            fill(key, kl);
+            fill(iv[j], 16);
+            fill(pub[j], len);
+            CHECK_EQ(aesir_aes_init_ex(&ref, key, kl, "ref", AESIR_ENCRYPT),
+                     AESIR_OK);
+            CHECK_EQ(aesir_cbc_encrypt(&ref, iv[j], AESIR_PAD_NONE, want[j],
+                                       len, &done, pub[j], len),
+                     AESIR_OK);
+            memcpy(want_iv[j], len ? want[j] + len - 16 : iv[j], 16);
+            CT_SECRET(key, kl);
+            CHECK_EQ(aesir_aes_init_ex(&keys[j], key, kl, name, AESIR_ENCRYPT),
+                     AESIR_OK);
+            jobs[j].key = &keys[j];
+            jobs[j].in = sec[j];
+            jobs[j].out = out[j];
+            jobs[j].len = len;
+        }
+        for (int mac = 0; mac <= 1; mac++) {
+            begin(S_MANY);
+            for (size_t j = 0; j < n; j++) {
+                secret_copy(sec[j], pub[j], jobs[j].len);
+                secret_copy(jobs[j].iv, iv[j], 16);
+                memset(out[j], 0, sizeof(out[j]));
+            }
+            CHECK_EQ(mac ? aesir_cbc_mac_many(jobs, n)
+                         : aesir_cbc_encrypt_many(jobs, n),
+                     AESIR_OK);
+            for (size_t j = 0; j < n; j++) {
+                CT_PUBLIC(out[j], sizeof(out[j]));
+                CT_PUBLIC(jobs[j].iv, 16);
+                CHECK(memcmp(jobs[j].iv, want_iv[j], 16) == 0);
+                CHECK(mac || memcmp(out[j], want[j], jobs[j].len) == 0);
+                CHECK_EQ(jobs[j].status, AESIR_OK);
+            }
+            end(S_MANY);
+        }
+    }
+    for (size_t j = 0; j < MANY_JOBS; j++)
+        aesir_aes_clear(&keys[j]);
+    aesir_aes_clear(&ref);
+}
+
+/* ---------------------------------------------------------------------
  * One engine
  * ------------------------------------------------------------------- */
 
@@ -537,6 +605,7 @@ static unsigned long check_engine(const char *name, const char *desc,
 
         check_blocks(&enc, &dec, &both, &ref);
         check_modes(&both, &enc, &ref);
+        check_many(name, kl);
 
         aesir_aes_clear(&enc);
         aesir_aes_clear(&dec);

@@ -1,6 +1,8 @@
 /*
  * test_cbc_many.c -- aesir_cbc_encrypt_many against aesir_cbc_encrypt, one
- * message at a time, with the key on the "ref" engine (independent code).
+ * message at a time, with the key on the "ref" engine (independent code);
+ * then every test again with aesir_cbc_mac_many, which must return the
+ * same iv and write nothing to out (half of its jobs have out NULL).
  *
  *   per engine   1..40 jobs, every key size, random lengths 0..8 KiB
  *                (whole blocks), some in place, some at odd addresses,
@@ -60,6 +62,9 @@ struct tjob {
 };
 
 static struct tjob tj[MAX_JOBS];
+/* The function under test: aesir_cbc_encrypt_many, or with mac set
+ * aesir_cbc_mac_many. */
+static int mac;
 static aesir_cbc_job jobs[MAX_JOBS];
 static uint8_t *buf_in, *buf_out, *buf_plain, *buf_want;
 
@@ -97,21 +102,42 @@ static int setup_job(size_t i, const char *engine, size_t key_len, size_t len,
 
     jobs[i].key = &t->key;
     jobs[i].in = t->in;
-    jobs[i].out = t->out;
+    jobs[i].out = mac && i % 2 ? NULL : t->out;
     jobs[i].len = len;
     memcpy(jobs[i].iv, t->iv0, 16);
     jobs[i].status = 12345;
     return 0;
 }
 
-/* check_job -- job i encrypted right; 1 when it was. */
+/* untouched -- the first n bytes of job i's out still hold what was put
+ * there (the plaintext in place, else 0xa5). */
+static int untouched(size_t i, size_t n)
+{
+    const struct tjob *t = &tj[i];
+    int same = 1;
+
+    for (size_t b = 0; b < n; b++)
+        same &= t->out[b] == (t->out == t->in ? t->plain[b] : 0xa5);
+    return same;
+}
+
+/* The function under test on n jobs. */
+static int call_many(size_t n)
+{
+    return mac ? aesir_cbc_mac_many(jobs, n) : aesir_cbc_encrypt_many(jobs, n);
+}
+
+/* check_job -- job i encrypted (MAC: its iv computed, out untouched)
+ * right; 1 when it was. */
 static int check_job(size_t i, const char *what)
 {
     const struct tjob *t = &tj[i];
     size_t len = jobs[i].len;
-    int ok = jobs[i].status == AESIR_OK && memcmp(t->out, t->want, len) == 0 &&
+    int ok = jobs[i].status == AESIR_OK &&
              memcmp(jobs[i].iv, t->want_iv, 16) == 0 &&
-             (t->out == t->in || t->out[len] == 0xa5);
+             (mac ? untouched(i, t->out == t->in ? len : len + 16)
+                  : memcmp(t->out, t->want, len) == 0 &&
+                        (t->out == t->in || t->out[len] == 0xa5));
 
     CHECK(ok);
     if (!ok)
@@ -119,8 +145,9 @@ static int check_job(size_t i, const char *what)
                 what, i, aesir_aes_engine(&t->key), aesir_aes_key_bits(&t->key),
                 len, t->out == t->in ? ", in place" : "",
                 jobs[i].status != AESIR_OK                ? "bad status"
-                : memcmp(t->out, t->want, len) != 0       ? "wrong ciphertext"
                 : memcmp(jobs[i].iv, t->want_iv, 16) != 0 ? "wrong iv"
+                : mac                                     ? "wrote to out"
+                : memcmp(t->out, t->want, len) != 0       ? "wrong ciphertext"
                                                           : "wrote past end");
     return ok;
 }
@@ -143,7 +170,7 @@ static size_t random_len(size_t same)
 /* run_batch -- n jobs set up, one call, every job checked. */
 static void run_batch(size_t n, const char *what)
 {
-    int err = aesir_cbc_encrypt_many(jobs, n);
+    int err = call_many(n);
     int bad = 0;
 
     CHECK_EQ(err, AESIR_OK);
@@ -177,7 +204,8 @@ static int batch(const char *engine, size_t n, size_t key_len, size_t max_len)
         if (setup_job(i, e, kl, len, rnd(4) == 0, rnd(3) == 0 ? rnd(16) : 0))
             return -1;
     }
-    snprintf(what, sizeof(what), "%s", engine ? engine : "mixed engines");
+    snprintf(what, sizeof(what), "%s%s", engine ? engine : "mixed engines",
+             mac ? ", MAC" : "");
     run_batch(n, what);
     return 0;
 }
@@ -200,8 +228,8 @@ static void split_message(const char *engine)
     jobs[0].len = len - cut;
     jobs[1].len = 0; /* iv kept, nothing written */
     memcpy(tj[1].want_iv, jobs[1].iv, 16);
-    CHECK_EQ(aesir_cbc_encrypt_many(jobs, 2), AESIR_OK);
-    CHECK(memcmp(tj[0].out, whole, len) == 0);
+    CHECK_EQ(call_many(2), AESIR_OK);
+    CHECK(mac ? untouched(0, len + 16) : memcmp(tj[0].out, whole, len) == 0);
     CHECK(memcmp(jobs[0].iv, whole + len - 16, 16) == 0);
     CHECK(memcmp(jobs[1].iv, tj[1].want_iv, 16) == 0);
     CHECK_EQ(jobs[1].status, AESIR_OK);
@@ -225,17 +253,14 @@ static void test_engine(const char *engine)
 /* A bad job: status err, its output untouched, its iv unchanged. */
 static void check_bad(size_t i, int err)
 {
-    const struct tjob *t = &tj[i];
-    int untouched = 1;
+    int same = untouched(i, jobs[i].len + 16);
 
-    for (size_t b = 0; b < jobs[i].len + 16 && t->out != NULL; b++)
-        untouched &= t->out[b] == (t->out == t->in ? t->plain[b] : 0xa5);
     CHECK_EQ(jobs[i].status, err);
-    CHECK(untouched);
-    CHECK(memcmp(jobs[i].iv, t->iv0, 16) == 0);
-    if (jobs[i].status != err || !untouched)
+    CHECK(same);
+    CHECK(memcmp(jobs[i].iv, tj[i].iv0, 16) == 0);
+    if (jobs[i].status != err || !same)
         fprintf(stderr, "     bad job %zu: status %d, want %d%s\n", i,
-                jobs[i].status, err, untouched ? "" : ", output written");
+                jobs[i].status, err, same ? "" : ", output written");
 }
 
 static void test_errors(void)
@@ -246,9 +271,13 @@ static void test_errors(void)
     const size_t n = 12;
     int err;
 
-    CHECK_EQ(aesir_cbc_encrypt_many(NULL, 0), AESIR_OK);
-    CHECK_EQ(aesir_cbc_encrypt_many(NULL, 3), AESIR_E_ARGUMENT);
-    CHECK_EQ(aesir_cbc_encrypt_many(jobs, 0), AESIR_OK);
+    CHECK_EQ(mac ? aesir_cbc_mac_many(NULL, 0)
+                 : aesir_cbc_encrypt_many(NULL, 0),
+             AESIR_OK);
+    CHECK_EQ(mac ? aesir_cbc_mac_many(NULL, 3)
+                 : aesir_cbc_encrypt_many(NULL, 3),
+             AESIR_E_ARGUMENT);
+    CHECK_EQ(call_many(0), AESIR_OK);
     CHECK_EQ(aesir_aes_init_ex(&dec_only, key, 16, NULL, AESIR_DECRYPT),
              AESIR_OK);
     CHECK_EQ(aesir_aes_init_ex(&cleared, key, 16, NULL, AESIR_ENCRYPT),
@@ -262,8 +291,9 @@ static void test_errors(void)
             return;
         memcpy(tj[i].plain + jobs[i].len, tj[i].in + jobs[i].len, 32);
     }
-    /* Jobs 2, 4, 5, 7, 8, 10, 11 are bad, job 9 empty with NULL buffers;
-     * the first bad one, job 2, has its key not for encryption. */
+    /* Jobs 2, 4, 5, 7 (but for a MAC), 8, 10, 11 are bad, job 9 empty
+     * with NULL buffers; the first bad one, job 2, has its key not for
+     * encryption. */
     jobs[2].key = &dec_only;
     jobs[4].len += 8;
     jobs[5].in = NULL;
@@ -273,17 +303,18 @@ static void test_errors(void)
     memcpy(tj[9].want_iv, tj[9].iv0, 16);
     jobs[10].key = NULL;
     jobs[11].len = 1;
-    err = aesir_cbc_encrypt_many(jobs, n);
+    err = call_many(n);
     CHECK_EQ(err, AESIR_E_STATE);
     check_bad(2, AESIR_E_STATE);
     check_bad(4, AESIR_E_INPUT_LENGTH);
     check_bad(5, AESIR_E_ARGUMENT);
-    check_bad(7, AESIR_E_ARGUMENT);
+    if (!mac)
+        check_bad(7, AESIR_E_ARGUMENT);
     check_bad(8, AESIR_E_STATE);
     check_bad(10, AESIR_E_STATE);
     check_bad(11, AESIR_E_INPUT_LENGTH);
     for (size_t i = 0; i < n; i++)
-        if (i < 2 || i == 3 || i == 6 || i == 9)
+        if (i < 2 || i == 3 || i == 6 || i == 9 || (mac && i == 7))
             check_job(i, "good job among bad ones");
 
     /* The first bad job decides the return value. */
@@ -291,7 +322,7 @@ static void test_errors(void)
         setup_job(i, e, 16, 64, 0, 0);
     jobs[1].len = 17;
     jobs[2].key = NULL;
-    CHECK_EQ(aesir_cbc_encrypt_many(jobs, 3), AESIR_E_INPUT_LENGTH);
+    CHECK_EQ(call_many(3), AESIR_E_INPUT_LENGTH);
     check_job(0, "good job before bad ones");
     check_bad(1, AESIR_E_INPUT_LENGTH);
     check_bad(2, AESIR_E_STATE);
@@ -311,22 +342,28 @@ int main(void)
         fprintf(stderr, "out of memory\n");
         return 2;
     }
-    for (size_t i = 0; i < aesir_engine_count(); i++) {
-        const char *name = aesir_engine_name(i);
-        unsigned before = check_failed;
-        if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
-            printf("%-13s UNAVAILABLE\n", name);
-            continue;
+    for (mac = 0; mac <= 1; mac++) {
+        const char *kind = mac ? "(MAC)" : "";
+        unsigned before_all = check_failed;
+        for (size_t i = 0; i < aesir_engine_count(); i++) {
+            const char *name = aesir_engine_name(i);
+            unsigned before = check_failed;
+            if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
+                printf("%-13s%s UNAVAILABLE\n", name, kind);
+                continue;
+            }
+            test_engine(name);
+            printf("%-13s%s %s\n", name, kind,
+                   check_failed == before ? "ok" : "FAILED");
         }
-        test_engine(name);
-        printf("%-13s %s\n", name, check_failed == before ? "ok" : "FAILED");
+        for (int r = 0; r < 20; r++)
+            batch(NULL, 1 + rnd(40), 0, MAX_LEN);
+        batch(NULL, MAX_JOBS, 0, 2048);
+        printf("%-13s%s %s\n", "mixed", kind,
+               check_failed == before_all ? "ok" : "FAILED");
+        test_errors();
+        printf("%-13s%s done\n", "errors", kind);
     }
-    for (int r = 0; r < 20; r++)
-        batch(NULL, 1 + rnd(40), 0, MAX_LEN);
-    batch(NULL, MAX_JOBS, 0, 2048);
-    printf("%-13s %s\n", "mixed", check_failed == 0 ? "ok" : "FAILED");
-    test_errors();
-    printf("%-13s done\n", "errors");
     for (size_t i = 0; i < MAX_JOBS; i++) {
         aesir_aes_clear(&tj[i].key);
         aesir_aes_clear(&tj[i].ref);

@@ -117,6 +117,9 @@ struct aesir_engine {
     aesir_cbc_fn cfb_enc; /* optional: CFB128 encryption, whole blocks */
     aesir_cbc_fn ofb;     /* optional: OFB on whole blocks (below) */
     aesir_cbc_many_fn cbc_enc_many; /* optional */
+    /* optional: the same chains with nothing stored but each lane's
+     * chaining value (CBC-MAC); the lanes' out is not used */
+    aesir_cbc_many_fn cbc_mac_many;
 };
 
 /* Engine accessors: each returns its engine, or NULL when this CPU or

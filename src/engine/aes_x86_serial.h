@@ -26,7 +26,9 @@
  * The includer defines SERIAL_INL (static inline always_inline with its
  * target attribute, which must include "aes") and SERIAL_FN (static with
  * the target attribute), then includes this file once. It defines
- * serial_cbc_enc, serial_cfb_enc and serial_ofb, of aesir_cbc_fn's type.
+ * serial_cbc_enc, serial_cfb_enc and serial_ofb, of aesir_cbc_fn's type,
+ * and serial_cbc_mac, CBC encryption that stores only the chaining value
+ * (the CBC-MAC chain of aesir_cbc_mac_many; out is not used).
  *
  * Constant time: branches on nr and the block count only; secrets stay
  * in xmm registers (the round keys too), nothing on the stack.
@@ -36,7 +38,7 @@
 
 #include <immintrin.h>
 
-enum { SERIAL_CBC, SERIAL_CFB, SERIAL_OFB };
+enum { SERIAL_CBC, SERIAL_CBC_MAC, SERIAL_CFB, SERIAL_OFB };
 
 SERIAL_INL __m128i serial_load(const uint8_t *p)
 {
@@ -70,17 +72,19 @@ SERIAL_INL void serial_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
         k[r] = serial_load(rk + 16 * r);
     kx = _mm_xor_si128(k[0], k[nr]);
     x = _mm_xor_si128(serial_load(iv), k[0]);
-    if (mode == SERIAL_CBC) {
+    if (mode == SERIAL_CBC || mode == SERIAL_CBC_MAC) {
         x = _mm_xor_si128(x, serial_load(in));
         for (size_t i = 0; i + 1 < nblocks; i++) {
             __m128i p = serial_load(in + 16 * (i + 1));
             x = _mm_aesenclast_si128(serial_rounds(x, k, nr),
                                      _mm_xor_si128(kx, p));
-            serial_store(out + 16 * i,
-                         _mm_xor_si128(x, _mm_xor_si128(p, k[0])));
+            if (mode == SERIAL_CBC)
+                serial_store(out + 16 * i,
+                             _mm_xor_si128(x, _mm_xor_si128(p, k[0])));
         }
         x = _mm_aesenclast_si128(serial_rounds(x, k, nr), k[nr]);
-        serial_store(out + 16 * (nblocks - 1), x);
+        if (mode == SERIAL_CBC)
+            serial_store(out + 16 * (nblocks - 1), x);
         serial_store(iv, x);
         return;
     }
@@ -117,6 +121,25 @@ SERIAL_FN void serial_cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
                               uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     serial(rk, nr, iv, out, in, nblocks, SERIAL_CBC);
+}
+
+SERIAL_FN void serial_cbc_mac(const void *rk, unsigned nr, uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    (void)out;
+    serial(rk, nr, iv, NULL, in, nblocks, SERIAL_CBC_MAC);
+}
+
+/* CBC encryption, or with mac (a constant) the CBC-MAC chain: for the
+ * multi-buffer managers' single lanes. */
+SERIAL_INL void serial_cbc_either(const int mac, const void *rk, unsigned nr,
+                                  uint8_t iv[16], uint8_t *out,
+                                  const uint8_t *in, size_t nblocks)
+{
+    if (mac)
+        serial_cbc_mac(rk, nr, iv, out, in, nblocks);
+    else
+        serial_cbc_enc(rk, nr, iv, out, in, nblocks);
 }
 
 SERIAL_FN void serial_cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],

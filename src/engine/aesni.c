@@ -504,8 +504,10 @@ struct mb {
     LANES for (unsigned j = 0; j < n; j++)                                 \
         b[j] = op(b[j], _mm_load_si128(kt + (r) * MB_SLOTS + j))
 
-/* steps blocks of slots 0..n-1. */
-INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps)
+/* steps blocks of slots 0..n-1; with mac (a constant) nothing is stored
+ * but the chaining values. */
+INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps,
+                      const int mac)
 {
     const __m128i *kt = opaque(&m->kt[0][0]);
     __m128i b[MB_SLOTS];
@@ -530,13 +532,15 @@ INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps)
             }
         }
         MB_ROUND(_mm_aesenclast_si128, nr);
-        LANES for (unsigned j = 0; j < n; j++)
-            storeu(m->out[j] + off, b[j]);
+        if (!mac)
+            LANES for (unsigned j = 0; j < n; j++)
+                storeu(m->out[j] + off, b[j]);
     }
     LANES for (unsigned j = 0; j < n; j++) {
         m->chain[j] = b[j];
         m->in[j] += 16 * steps;
-        m->out[j] += 16 * steps;
+        if (!mac) /* a MAC lane's out may be NULL */
+            m->out[j] += 16 * steps;
         m->left[j] -= steps;
     }
 }
@@ -565,8 +569,10 @@ INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
     m->lane[j] = l;
 }
 
-TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                                size_t nlanes)
+/* The manager of cbc_enc_many and (mac, nothing stored but the chaining
+ * values) cbc_mac_many. */
+INLINE void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
+                      const int mac)
 {
     struct mb m;
     struct aesir_cbc_lane *l;
@@ -577,8 +583,8 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
         busy += lanes[i].nblocks != 0;
     if (busy < 2) { /* nothing to interleave */
         for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
-                    lanes[i].nblocks);
+            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv,
+                              lanes[i].out, lanes[i].in, lanes[i].nblocks);
         return;
     }
     while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
@@ -587,7 +593,7 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
         size_t steps = m.left[0];
         for (unsigned j = 1; j < n; j++)
             steps = m.left[j] < steps ? m.left[j] : steps;
-#define MB_KERNEL(w) mb_kernel(&m, (w), nr, steps)
+#define MB_KERNEL(w) mb_kernel(&m, (w), nr, steps, mac)
         if (n == MB_SLOTS)
             MB_KERNEL(MB_SLOTS);
         else
@@ -615,9 +621,22 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
     if (n == 1) { /* the last lane alone: the single-message path */
         l = m.lane[0];
         storeu(l->iv, m.chain[0]);
-        serial_cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0],
+                          m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
+TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                                size_t nlanes)
+{
+    mb_manage(nr, lanes, nlanes, 0);
+}
+
+TARGET static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                                size_t nlanes)
+{
+    mb_manage(nr, lanes, nlanes, 1);
 }
 
 #define ENGINE_FIELDS(pair)                                                    \
@@ -627,7 +646,8 @@ TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
     .setkey_dec = setkey_dec, .setkey_pair = pair, .encrypt = encrypt,         \
     .decrypt = decrypt, .ctr = ctr_xor, .cbc_enc = serial_cbc_enc,             \
     .cfb_enc = serial_cfb_enc, .ofb = serial_ofb, .cbc_dec = cbc_dec,          \
-    .cfb_dec = cfb_dec, .cbc_enc_many = cbc_enc_many
+    .cfb_dec = cfb_dec, .cbc_enc_many = cbc_enc_many,                          \
+    .cbc_mac_many = cbc_mac_many
 
 static const struct aesir_engine engine = {ENGINE_FIELDS(setkey_pair)};
 static const struct aesir_engine engine_avx = {ENGINE_FIELDS(setkey_pair_avx)};

@@ -584,7 +584,8 @@ FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * shortest has left; then finished slots take the next waiting lane, or
  * the last busy slot moves into the hole (busy slots stay 0..n-1, in
  * ceil(n/VW) vectors; the rest of the last vector are dummies that read
- * slot 0's input and store nothing). The last lane alone goes to serial_cbc_enc.
+ * slot 0's input and store nothing). The last lane alone goes to
+ * serial_cbc_enc.
  *
  * Data moves 4 blocks at a time: each slot's 4 blocks are read and
  * written as whole vectors and regrouped in registers (mb_load4,
@@ -654,7 +655,7 @@ INL void mb_step(const uint8_t **kt, vec *x, vec *d, unsigned nv, unsigned nr)
  * step, so that every index is a loop variable the compilers unroll).
  */
 INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
-                    size_t groups)
+                    size_t groups, const int mac)
 {
     const uint8_t *kt = &m->kt[0][0][0];
     vec x[MB_NV], d[4][MB_NV];
@@ -670,7 +671,7 @@ INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
         mb_step(&kt, x, d[1], nv, nr);
         mb_step(&kt, x, d[2], nv, nr);
         mb_step(&kt, x, d[3], nv, nr);
-        for (unsigned v = 0; v < nv; v++)
+        for (unsigned v = 0; v < nv && !mac; v++)
             mb_store4(m->out + VW * v, VW * v, n, off, d[0][v], d[1][v],
                       d[2][v], d[3][v]);
     }
@@ -680,7 +681,7 @@ INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
 
 /* steps (< 4) single blocks, gathered and scattered slot by slot. */
 INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
-                    size_t off0, size_t steps)
+                    size_t off0, size_t steps, const int mac)
 {
     const uint8_t *kt = &m->kt[0][0][0];
     vec x[MB_NV];
@@ -693,7 +694,7 @@ INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
             x[v] =
                 v_chain(x[v], mb_gather(m->in + VW * v, off), mb_key(kt, 0, v));
         mb_rounds(kt, x, nv, nr);
-        for (unsigned v = 0; v < nv; v++)
+        for (unsigned v = 0; v < nv && !mac; v++)
             mb_scatter(m->out + VW * v, VW * v, n, off, x[v]);
     }
     for (unsigned v = 0; v < nv; v++)
@@ -701,23 +702,25 @@ INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
 }
 
 /* The kernels for nv vectors; nr a constant in the bulk kernel, so its
- * rounds unroll. */
+ * rounds unroll. With mac (a constant) nothing is stored but the chaining
+ * values. */
 INL void mb_kernels(struct mb *m, unsigned nv, unsigned n, unsigned nr,
-                    size_t steps)
+                    size_t steps, const int mac)
 {
     if (steps >= 4) {
         if (nr == 10)
-            mb_kernel4(m, nv, n, 10, steps / 4);
+            mb_kernel4(m, nv, n, 10, steps / 4, mac);
         else if (nr == 12)
-            mb_kernel4(m, nv, n, 12, steps / 4);
+            mb_kernel4(m, nv, n, 12, steps / 4, mac);
         else
-            mb_kernel4(m, nv, n, 14, steps / 4);
+            mb_kernel4(m, nv, n, 14, steps / 4, mac);
     }
     if (steps % 4 != 0)
-        mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4);
+        mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4, mac);
 }
 
-FN void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps)
+INL void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
+                const int mac)
 {
     unsigned nv = (n + VW - 1) / VW;
     for (unsigned j = n; j < VW * nv; j++)
@@ -725,37 +728,50 @@ FN void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps)
     /* a kernel for each constant nv = 1 .. MB_NV */
     switch (nv) {
     case 1:
-        mb_kernels(m, 1, n, nr, steps);
+        mb_kernels(m, 1, n, nr, steps, mac);
         break;
     case 2:
-        mb_kernels(m, 2, n, nr, steps);
+        mb_kernels(m, 2, n, nr, steps, mac);
         break;
     case 3:
-        mb_kernels(m, 3, n, nr, steps);
+        mb_kernels(m, 3, n, nr, steps, mac);
         break;
 #if MB_NV > 4
     case 4:
-        mb_kernels(m, 4, n, nr, steps);
+        mb_kernels(m, 4, n, nr, steps, mac);
         break;
     case 5:
-        mb_kernels(m, 5, n, nr, steps);
+        mb_kernels(m, 5, n, nr, steps, mac);
         break;
     case 6:
-        mb_kernels(m, 6, n, nr, steps);
+        mb_kernels(m, 6, n, nr, steps, mac);
         break;
     case 7:
-        mb_kernels(m, 7, n, nr, steps);
+        mb_kernels(m, 7, n, nr, steps, mac);
         break;
 #endif
     default:
-        mb_kernels(m, MB_NV, n, nr, steps);
+        mb_kernels(m, MB_NV, n, nr, steps, mac);
         break;
     }
     for (unsigned j = 0; j < n; j++) {
         m->in[j] += 16 * steps;
-        m->out[j] += 16 * steps;
+        if (!mac) /* a MAC lane's out may be NULL */
+            m->out[j] += 16 * steps;
         m->left[j] -= steps;
     }
+}
+
+/* Out of line, one for each kind of chain: the manager's loop stays
+ * small. */
+FN void mb_run_enc(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    mb_run(m, n, nr, steps, 0);
+}
+
+FN void mb_run_mac(struct mb *m, unsigned n, unsigned nr, size_t steps)
+{
+    mb_run(m, n, nr, steps, 1);
 }
 
 /* Slot j takes lane l: its round keys into column j of the table. */
@@ -776,7 +792,10 @@ INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
     m->lane[j] = l;
 }
 
-FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+/* The manager of cbc_enc_many and (mac, nothing stored but the chaining
+ * values) cbc_mac_many. */
+INL void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
+                   const int mac)
 {
     struct mb m;
     struct aesir_cbc_lane *l;
@@ -787,11 +806,12 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
         busy += lanes[i].nblocks != 0;
     if (busy < 2) {
         for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_enc(lanes[i].rk, nr, lanes[i].iv, lanes[i].out, lanes[i].in,
-                    lanes[i].nblocks);
+            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv, lanes[i].out,
+                              lanes[i].in, lanes[i].nblocks);
         return;
     }
-    while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
+    while (n < MB_SLOTS &&
+           (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
         mb_assign(&m, n++, l, nr);
     /* The dummy slots of the last vector (results never stored) read
      * columns no lane took: zeroed, so nothing reads uninitialised
@@ -805,7 +825,7 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
         size_t steps = m.left[0];
         for (unsigned j = 1; j < n; j++)
             steps = m.left[j] < steps ? m.left[j] : steps;
-        mb_run(&m, n, nr, steps);
+        (mac ? mb_run_mac : mb_run_enc)(&m, n, nr, steps);
         for (unsigned j = 0; j < n;) {
             if (m.left[j] != 0) {
                 j++;
@@ -828,9 +848,19 @@ FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
     if (n == 1) {
         l = m.lane[0];
         memcpy(l->iv, m.chain[0], 16);
-        serial_cbc_enc(l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
+        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+}
+
+FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+{
+    mb_manage(nr, lanes, nlanes, 0);
+}
+
+FN void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+{
+    mb_manage(nr, lanes, nlanes, 1);
 }
 
 /* ---------------------------------------------------------------------
@@ -872,6 +902,7 @@ static const struct aesir_engine engine = {
     .cbc_dec = cbc_dec,
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
+    .cbc_mac_many = cbc_mac_many,
 };
 
 #endif /* AESIR_VAES_CORE_H */
