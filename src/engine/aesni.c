@@ -625,6 +625,8 @@ INLINE void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
                           m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+    if (mac) /* inner chain values of a MAC (the last lane's, moved slots') */
+        aesir_wipe(m.chain, sizeof(m.chain));
 }
 
 TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,

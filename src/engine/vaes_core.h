@@ -851,6 +851,8 @@ INL void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
         serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
     }
     aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
+    if (mac) /* inner chain values of a MAC (the last lane's, moved slots') */
+        aesir_wipe(m.chain, sizeof(m.chain));
 }
 
 FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
