@@ -47,6 +47,10 @@
  *                             j0 + j < n only (slot 0 always)
  *   mb_gather(in, off), mb_scatter(out, j0, n, off, x)   one block per
  *                             slot, the same way
+ *   MB_KREG                   optional: round keys 0..MB_KREG-1 of the
+ *                             multi-buffer slots stay in registers for a
+ *                             whole kernel call (default 0: all keys are
+ *                             memory operands)
  *   VAES_NAME, VAES_DESCRIPTION   for the engine struct
  *
  * It defines the static functions of the engine and the struct engine;
@@ -618,32 +622,60 @@ INL const uint8_t *mb_opaque(const uint8_t *p)
     return p;
 }
 
-INL vec mb_key(const uint8_t *kt, unsigned r, unsigned v)
+/* The kernels' view of the round keys: K_0 .. K_{MB_KREG-1} of the busy
+ * vectors held in registers for the whole call (the engine sets MB_KREG;
+ * zero: every key is a memory operand), the rest read from the table. */
+#ifndef MB_KREG
+#define MB_KREG 0
+#endif
+
+struct mb_keys {
+    const uint8_t *kt;
+    vec reg[MB_KREG > 0 ? MB_KREG : 1][MB_NV];
+};
+
+INL void mb_keys_init(struct mb_keys *k, const struct mb *m, unsigned nv)
 {
-    return v_load(kt + 256 * r + VB * v);
+    k->kt = &m->kt[0][0][0];
+#if MB_KREG > 0
+    for (unsigned r = 0; r < MB_KREG; r++)
+        for (unsigned v = 0; v < nv; v++)
+            k->reg[r][v] = v_load(m->kt[r][VW * v]);
+#else
+    (void)nv;
+#endif
 }
 
-/* Rounds 1..nr of the nv vectors x, slot keys from the table. */
-INL void mb_rounds(const uint8_t *kt, vec *x, unsigned nv, unsigned nr)
+INL vec mb_key(const struct mb_keys *k, unsigned r, unsigned v)
+{
+#if MB_KREG > 0
+    if (r < MB_KREG)
+        return k->reg[r][v];
+#endif
+    return v_load(k->kt + 256 * r + VB * v);
+}
+
+/* Rounds 1..nr of the nv vectors x. */
+INL void mb_rounds(const struct mb_keys *k, vec *x, unsigned nv, unsigned nr)
 {
     for (unsigned r = 1; r < nr; r++)
         for (unsigned v = 0; v < nv; v++) {
-            vec t = v_enc(x[v], mb_key(kt, r, v));
+            vec t = v_enc(x[v], mb_key(k, r, v));
             PIN(t);
             x[v] = t;
         }
     for (unsigned v = 0; v < nv; v++)
-        x[v] = v_enclast(x[v], mb_key(kt, nr, v));
+        x[v] = v_enclast(x[v], mb_key(k, nr, v));
 }
 
 /* One CBC step on the nv vectors: x = E(x ^ P ^ K0), and d = x, the
  * ciphertext. */
-INL void mb_step(const uint8_t **kt, vec *x, vec *d, unsigned nv, unsigned nr)
+INL void mb_step(struct mb_keys *k, vec *x, vec *d, unsigned nv, unsigned nr)
 {
-    *kt = mb_opaque(*kt);
+    k->kt = mb_opaque(k->kt);
     for (unsigned v = 0; v < nv; v++)
-        x[v] = v_chain(x[v], d[v], mb_key(*kt, 0, v));
-    mb_rounds(*kt, x, nv, nr);
+        x[v] = v_chain(x[v], d[v], mb_key(k, 0, v));
+    mb_rounds(k, x, nv, nr);
     for (unsigned v = 0; v < nv; v++)
         d[v] = x[v];
 }
@@ -657,20 +689,20 @@ INL void mb_step(const uint8_t **kt, vec *x, vec *d, unsigned nv, unsigned nr)
 INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
                     size_t groups, const int mac)
 {
-    const uint8_t *kt = &m->kt[0][0][0];
+    struct mb_keys k;
     vec x[MB_NV], d[4][MB_NV];
 
+    mb_keys_init(&k, m, nv);
     for (unsigned v = 0; v < nv; v++)
         x[v] = v_load(m->chain[VW * v]);
     for (size_t off = 0; off < 64 * groups; off += 64) {
-        kt = mb_opaque(kt);
         for (unsigned v = 0; v < nv; v++)
             mb_load4(m->in + VW * v, off, &d[0][v], &d[1][v], &d[2][v],
                      &d[3][v]);
-        mb_step(&kt, x, d[0], nv, nr);
-        mb_step(&kt, x, d[1], nv, nr);
-        mb_step(&kt, x, d[2], nv, nr);
-        mb_step(&kt, x, d[3], nv, nr);
+        mb_step(&k, x, d[0], nv, nr);
+        mb_step(&k, x, d[1], nv, nr);
+        mb_step(&k, x, d[2], nv, nr);
+        mb_step(&k, x, d[3], nv, nr);
         for (unsigned v = 0; v < nv && !mac; v++)
             mb_store4(m->out + VW * v, VW * v, n, off, d[0][v], d[1][v],
                       d[2][v], d[3][v]);
@@ -683,17 +715,18 @@ INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
 INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
                     size_t off0, size_t steps, const int mac)
 {
-    const uint8_t *kt = &m->kt[0][0][0];
+    struct mb_keys k;
     vec x[MB_NV];
 
+    mb_keys_init(&k, m, nv);
     for (unsigned v = 0; v < nv; v++)
         x[v] = v_load(m->chain[VW * v]);
     for (size_t off = off0; off < off0 + 16 * steps; off += 16) {
-        kt = mb_opaque(kt);
+        k.kt = mb_opaque(k.kt);
         for (unsigned v = 0; v < nv; v++)
             x[v] =
-                v_chain(x[v], mb_gather(m->in + VW * v, off), mb_key(kt, 0, v));
-        mb_rounds(kt, x, nv, nr);
+                v_chain(x[v], mb_gather(m->in + VW * v, off), mb_key(&k, 0, v));
+        mb_rounds(&k, x, nv, nr);
         for (unsigned v = 0; v < nv && !mac; v++)
             mb_scatter(m->out + VW * v, VW * v, n, off, x[v]);
     }
