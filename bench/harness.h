@@ -75,16 +75,18 @@ struct bench_config {
     unsigned keys;                 /* bit k: key index k (128/192/256) */
     size_t sizes[BENCH_MAX_SIZES]; /* message sizes, ascending */
     size_t nsizes;
-    unsigned rounds; /* timed rounds per cell (median) */
-    unsigned passes; /* grid repetitions (best kept) */
-    double round_ms; /* a round lasts at least this */
-    double slack;    /* rerun a round slower than
-                        slack x the best one */
-    int misalign;    /* buffers at +1 from 64 bytes */
-    int verbose;     /* progress on stderr */
-    uint64_t seed;   /* keys, IVs, messages */
-    size_t mb_size;  /* message size of the multi-buffer ops (their rows
-                        have this one size instead of sizes[]) */
+    unsigned rounds;   /* timed rounds per cell (median) */
+    unsigned passes;   /* grid repetitions (best kept) */
+    double round_ms;   /* a round lasts at least this */
+    double slack;      /* rerun a round slower than
+                          slack x the best one */
+    int misalign;      /* buffers at +1 from their alignment */
+    size_t out_offset; /* the output buffer starts this many bytes
+                          (< 4096) past a page, the input at a page */
+    int verbose;       /* progress on stderr */
+    uint64_t seed;     /* keys, IVs, messages */
+    size_t mb_size;    /* message size of the multi-buffer ops (their rows
+                          have this one size instead of sizes[]) */
 };
 
 /* bench_config_default -- `make speed`'s subset: ctr, cbc-enc, cbc-dec,
@@ -164,6 +166,7 @@ struct bench_run {
     struct bench_impl_state impls[BENCH_MAX_IMPLS];
     struct bench_cell *cells; /* see bench_cell_at() */
     uint8_t *in, *out;        /* the shared buffers (aligned or +1) */
+    uint8_t *out_alloc;       /* what was allocated for out */
     size_t buf_len;
     unsigned nnotes; /* loud messages for the output */
     char notes[BENCH_MAX_NOTES][BENCH_NOTE_LEN];

@@ -66,6 +66,8 @@ static void usage(FILE *f)
         "  --round-ms MS    shortest round, doubled below 1 KiB [2]\n"
         "  --slack X        rerun rounds slower than X x the best [1.3]\n"
         "  --misalign       buffers at 64-byte alignment + 1\n"
+        "  --out-offset N   output buffer N bytes (0..4095) past a page,\n"
+        "                   the input at a page [0]\n"
         "  --cpb            tables in cycles per byte instead of GB/s\n"
         "  --seed N         keys, IVs and messages\n"
         "  --out DIR        where the files go [this program's directory]\n"
@@ -180,6 +182,15 @@ static int parse_one(struct options *o, int argc, char **argv, int *i)
         return parse_number(a, v, 0.01, 1000, &o->cfg.round_ms);
     if (strcmp(a, "--slack") == 0)
         return parse_number(a, v, 1.05, 100, &o->cfg.slack);
+    if (strcmp(a, "--out-offset") == 0) {
+        if (parse_number(a, v, 0, 4095, &x))
+            return -1;
+        if (x != (double)(size_t)x) {
+            fprintf(stderr, "aesir-bench: --out-offset %s: whole bytes\n", v);
+            return -1;
+        }
+        return o->cfg.out_offset = (size_t)x, 0;
+    }
     fprintf(stderr, "aesir-bench: unknown option %s\n", a);
     return -1;
 }

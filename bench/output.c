@@ -115,9 +115,11 @@ void bench_print_header(const struct bench_run *r, FILE *f,
                 c->chain_ok ? "estimated from a dependent-add chain timed by "
                               "the timer, during the run"
                             : "not estimated (no add chain here)");
-    fprintf(f, "buffers: one input/output pair for every impl, %s\n",
-            r->cfg.misalign ? "MISALIGNED (64-byte alignment + 1)"
-                            : "64-byte aligned");
+    fprintf(f,
+            "buffers: one input/output pair for every impl, %s; output %zu "
+            "bytes past a page, input at a page\n",
+            r->cfg.misalign ? "MISALIGNED (alignment + 1)" : "aligned",
+            r->cfg.out_offset);
     fprintf(f, "grid:    ");
     list_ops(r, f);
     list_keys_sizes(r, f);
@@ -667,10 +669,12 @@ static void json_meta(const struct bench_run *r, FILE *f,
     fprintf(f,
             ",\n    \"rounds\": %u,\n    \"passes\": %u,\n"
             "    \"round_ms\": %g,\n    \"slack\": %g,\n"
-            "    \"misaligned\": %d,\n    \"seed\": %llu,\n"
+            "    \"misaligned\": %d,\n    \"out_offset\": %zu,\n"
+            "    \"seed\": %llu,\n"
             "    \"seconds\": %.3f,\n    \"peers_built\": ",
             r->cfg.rounds, r->cfg.passes, r->cfg.round_ms, r->cfg.slack,
-            r->cfg.misalign, (unsigned long long)r->cfg.seed, r->seconds);
+            r->cfg.misalign, r->cfg.out_offset, (unsigned long long)r->cfg.seed,
+            r->seconds);
     json_str(f, m->peers_built);
     fprintf(f, ",\n    \"peers_missing\": ");
     json_str(f, m->peers_missing);

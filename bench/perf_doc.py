@@ -111,7 +111,8 @@ def header(meta, limit):
         "cell, impls interleaved round by round, preempted rounds rerun "
         "(slack %gx), %d passes, best pass kept; buffers %s |"
         % (meta["rounds"], meta["round_ms"], meta["slack"], meta["passes"],
-           "misaligned (+1)" if meta["misaligned"] else "64-byte aligned"),
+           ("misaligned (+1)" if meta["misaligned"] else "page-aligned")
+           + ", output %d bytes past a page" % meta.get("out_offset", 0)),
         "| peers built | %s |" % (meta["peers_built"] or "none"),
         "| peers not built | %s |" % (meta["peers_missing"] or "none"),
         "| peer packages | %s |" % ", ".join(peer_versions()),
