@@ -226,8 +226,9 @@ INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
  * key a memory operand, a 16-block step of AES-256 needs 64 zmm loads
  * (60 keys, 4 data), above the 56 vaesenc it feeds at one zmm load per
  * cycle; the 16 data vectors of a group and the 4 chains leave room for
- * two rounds' keys without spills (three spill). Measured (vaes.md): 16 x
- * 4 KiB, AES-256, TSC cycles per step 61-66 -> 59. */
+ * two rounds' keys without spills (with three, gcc reshapes the loops and
+ * the gain shrinks). Measured (vaes.md): 16 x 4 KiB, AES-256, TSC cycles
+ * per step 61-66 -> 58-61. */
 #define MB_KREG 2
 
 #define VAES_NAME "vaes-avx512"
