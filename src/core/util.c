@@ -1,26 +1,8 @@
 /*
- * util.c -- helpers every layer uses: wiping secrets, constant-time
- * comparison, XOR of byte strings, error messages.
+ * util.c -- helpers every layer uses: constant-time comparison, XOR of
+ * byte strings, error messages (wiping is inline, internal.h).
  */
 #include "internal.h"
-
-/*
- * memset, then an empty asm statement that claims to read the memory, so
- * the compiler must assume the zeros are observed and cannot drop the
- * stores as dead (the barrier BoringSSL's OPENSSL_cleanse uses). Elsewhere
- * a volatile byte loop, slower but portable.
- */
-void aesir_wipe(void *p, size_t n)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    memset(p, 0, n);
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-    volatile unsigned char *v = p;
-    for (size_t i = 0; i < n; i++)
-        v[i] = 0;
-#endif
-}
 
 /* Accumulates differences with OR so the time depends on n only. */
 int aesir_ct_compare(const void *a, const void *b, size_t n)

@@ -14,8 +14,9 @@
 
 #define CHUNK_BLOCKS 32
 
-static void cbc_enc_generic(const struct aesir_key_state *ks, uint8_t iv[16],
-                            uint8_t *out, const uint8_t *in, size_t nblocks)
+AESIR_SLOW_PATH static void cbc_enc_generic(const struct aesir_key_state *ks,
+                                            uint8_t iv[16], uint8_t *out,
+                                            const uint8_t *in, size_t nblocks)
 {
     uint8_t x[16];
     for (size_t i = 0; i < nblocks; i++) {
@@ -25,8 +26,9 @@ static void cbc_enc_generic(const struct aesir_key_state *ks, uint8_t iv[16],
     }
 }
 
-static void cbc_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],
-                            uint8_t *out, const uint8_t *in, size_t nblocks)
+AESIR_SLOW_PATH static void cbc_dec_generic(const struct aesir_key_state *ks,
+                                            uint8_t iv[16], uint8_t *out,
+                                            const uint8_t *in, size_t nblocks)
 {
     uint8_t tmp[16 * CHUNK_BLOCKS], next_iv[16];
 
@@ -64,8 +66,8 @@ void aesir_cbc_run(const struct aesir_key_state *ks, unsigned dir,
     }
 }
 
-void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out,
-                      const uint8_t *in, size_t nblocks)
+void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out, const uint8_t *in,
+                      size_t nblocks)
 {
     aesir_cbc_run(st->ks, st->dir, st->iv, out, in, nblocks);
 }

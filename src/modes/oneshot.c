@@ -7,11 +7,11 @@
  * written.
  *
  * Exceptions, for per-call cost on short messages: ECB and CBC without
- * padding, CTR and CFB128 skip the cipher context (its set-up and wipe
+ * padding, CTR, CFB128 and OFB skip the cipher context (its set-up and wipe
  * cost about as much as a 64-byte message). They make the same checks in
  * the same order, so they return the same errors, then run the mode's own
  * block code (aesir_ecb_run, aesir_cbc_run, aesir_ctr_oneshot,
- * aesir_cfb128_oneshot) on the caller's buffers.
+ * aesir_cfb128_oneshot, aesir_ofb_oneshot) on the caller's buffers.
  */
 #include "modes.h"
 
@@ -27,10 +27,11 @@ static int length_check(unsigned dir, unsigned padding, size_t in_len)
     return AESIR_OK;
 }
 
-static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
-                         const uint8_t *iv, unsigned padding, uint8_t *out,
-                         size_t out_cap, size_t *out_len, const uint8_t *in,
-                         size_t in_len)
+AESIR_SLOW_PATH static int block_oneshot(const aesir_aes *key, aesir_mode mode,
+                                         unsigned dir, const uint8_t *iv,
+                                         unsigned padding, uint8_t *out,
+                                         size_t out_cap, size_t *out_len,
+                                         const uint8_t *in, size_t in_len)
 {
     aesir_cipher c;
     size_t n1 = 0, n2 = 0;
@@ -63,18 +64,18 @@ static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
  * are block_oneshot's, then those of aesir_cipher_init (key, IV),
  * aesir_cipher_update and aesir_cipher_final, in that order.
  */
-static int unpadded_oneshot(const aesir_aes *key, aesir_mode mode,
-                            unsigned dir, const uint8_t *iv, unsigned padding,
-                            uint8_t *out, size_t out_cap, size_t *out_len,
-                            const uint8_t *in, size_t in_len)
+static int unpadded_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                            const uint8_t *iv, unsigned padding, uint8_t *out,
+                            size_t out_cap, size_t *out_len, const uint8_t *in,
+                            size_t in_len)
 {
     const struct aesir_key_state *ks;
     uint8_t chain[16];
     int err;
 
     if (padding != AESIR_PAD_NONE)
-        return block_oneshot(key, mode, dir, iv, padding, out, out_cap,
-                             out_len, in, in_len);
+        return block_oneshot(key, mode, dir, iv, padding, out, out_cap, out_len,
+                             in, in_len);
     if (out_len == NULL)
         return AESIR_E_ARGUMENT;
     *out_len = 0;
@@ -170,9 +171,8 @@ static int stream_checks(const aesir_aes *key, const uint8_t *iv,
 }
 
 /* CFB128 one-shot: stream_checks, then cfb.c on the caller's buffers. */
-static int cfb128_oneshot(const aesir_aes *key, unsigned dir,
-                          const uint8_t *iv, uint8_t *out, const uint8_t *in,
-                          size_t len)
+static int cfb128_oneshot(const aesir_aes *key, unsigned dir, const uint8_t *iv,
+                          uint8_t *out, const uint8_t *in, size_t len)
 {
     const struct aesir_key_state *ks;
     int err = stream_checks(key, iv, out, in, len, &ks);
@@ -194,52 +194,56 @@ int aesir_cfb128_decrypt(const aesir_aes *key, const uint8_t iv[16],
     return cfb128_oneshot(key, AESIR_DECRYPT, iv, out, in, len);
 }
 
-int aesir_cfb8_encrypt(const aesir_aes *key, const uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t len)
+int aesir_cfb8_encrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                       const uint8_t *in, size_t len)
 {
     return stream_oneshot(key, AESIR_MODE_CFB8, AESIR_ENCRYPT, iv, 0, out, in,
                           len);
 }
 
-int aesir_cfb8_decrypt(const aesir_aes *key, const uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t len)
+int aesir_cfb8_decrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                       const uint8_t *in, size_t len)
 {
     return stream_oneshot(key, AESIR_MODE_CFB8, AESIR_DECRYPT, iv, 0, out, in,
                           len);
 }
 
-static int cfb1_oneshot(const aesir_aes *key, unsigned dir,
-                        const uint8_t *iv, uint8_t *out, const uint8_t *in,
-                        size_t nbits)
+static int cfb1_oneshot(const aesir_aes *key, unsigned dir, const uint8_t *iv,
+                        uint8_t *out, const uint8_t *in, size_t nbits)
 {
     aesir_cipher c;
     int err = aesir_cipher_init(&c, key, AESIR_MODE_CFB1, dir, iv, 16, 0);
     if (err == AESIR_OK && nbits != 0 && (in == NULL || out == NULL))
         err = AESIR_E_ARGUMENT;
     if (err == AESIR_OK)
-        aesir_cfb1_update_bits((struct cipher_state *)(void *)c.opaque, out,
-                               in, nbits);
+        aesir_cfb1_update_bits((struct cipher_state *)(void *)c.opaque, out, in,
+                               nbits);
     aesir_cipher_clear(&c);
     return err;
 }
 
-int aesir_cfb1_encrypt(const aesir_aes *key, const uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nbits)
+int aesir_cfb1_encrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                       const uint8_t *in, size_t nbits)
 {
     return cfb1_oneshot(key, AESIR_ENCRYPT, iv, out, in, nbits);
 }
 
-int aesir_cfb1_decrypt(const aesir_aes *key, const uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nbits)
+int aesir_cfb1_decrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                       const uint8_t *in, size_t nbits)
 {
     return cfb1_oneshot(key, AESIR_DECRYPT, iv, out, in, nbits);
 }
 
+/* OFB one-shot: stream_checks, then ofb.c on the caller's buffers. */
 int aesir_ofb_crypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
                     const uint8_t *in, size_t len)
 {
-    return stream_oneshot(key, AESIR_MODE_OFB, AESIR_ENCRYPT, iv, 0, out, in,
-                          len);
+    const struct aesir_key_state *ks;
+    int err = stream_checks(key, iv, out, in, len, &ks);
+
+    if (err == AESIR_OK && len != 0)
+        aesir_ofb_oneshot(ks, iv, out, in, len);
+    return err;
 }
 
 /* CTR one-shot: stream_checks and the counter width, then ctr.c on the
