@@ -14,9 +14,8 @@
 
 #define CHUNK_BLOCKS 32
 
-AESIR_SLOW_PATH static void cbc_enc_generic(const struct aesir_key_state *ks,
-                                            uint8_t iv[16], uint8_t *out,
-                                            const uint8_t *in, size_t nblocks)
+void aesir_cbc_enc_generic(const struct aesir_key_state *ks, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     uint8_t x[16];
     for (size_t i = 0; i < nblocks; i++) {
@@ -26,9 +25,8 @@ AESIR_SLOW_PATH static void cbc_enc_generic(const struct aesir_key_state *ks,
     }
 }
 
-AESIR_SLOW_PATH static void cbc_dec_generic(const struct aesir_key_state *ks,
-                                            uint8_t iv[16], uint8_t *out,
-                                            const uint8_t *in, size_t nblocks)
+void aesir_cbc_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],
+                           uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     uint8_t tmp[16 * CHUNK_BLOCKS], next_iv[16];
 
@@ -45,25 +43,6 @@ AESIR_SLOW_PATH static void cbc_dec_generic(const struct aesir_key_state *ks,
         nblocks -= k;
     }
     aesir_wipe(tmp, sizeof(tmp));
-}
-
-void aesir_cbc_run(const struct aesir_key_state *ks, unsigned dir,
-                   uint8_t iv[16], uint8_t *out, const uint8_t *in,
-                   size_t nblocks)
-{
-    const struct aesir_engine *e = ks->engine;
-
-    if (dir == AESIR_ENCRYPT) {
-        if (e->cbc_enc != NULL)
-            e->cbc_enc(ks->rk_enc, ks->nr, iv, out, in, nblocks);
-        else
-            cbc_enc_generic(ks, iv, out, in, nblocks);
-    } else {
-        if (e->cbc_dec != NULL)
-            e->cbc_dec(ks->rk_dec, ks->nr, iv, out, in, nblocks);
-        else
-            cbc_dec_generic(ks, iv, out, in, nblocks);
-    }
 }
 
 void aesir_cbc_blocks(struct cipher_state *st, uint8_t *out, const uint8_t *in,

@@ -5,17 +5,8 @@
  */
 #include "modes.h"
 
-void aesir_ecb_run(const struct aesir_key_state *ks, unsigned dir,
-                   uint8_t *out, const uint8_t *in, size_t nblocks)
-{
-    if (dir == AESIR_ENCRYPT)
-        ks->engine->encrypt(ks->rk_enc, ks->nr, out, in, nblocks);
-    else
-        ks->engine->decrypt(ks->rk_dec, ks->nr, out, in, nblocks);
-}
-
-void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out,
-                      const uint8_t *in, size_t nblocks)
+void aesir_ecb_blocks(struct cipher_state *st, uint8_t *out, const uint8_t *in,
+                      size_t nblocks)
 {
     aesir_ecb_run(st->ks, st->dir, out, in, nblocks);
 }
