@@ -277,14 +277,12 @@ INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
         v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
 }
 
-INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
-             size_t nblocks, int dec)
+/* More than 4 blocks: out of line, so that the short paths of encrypt and
+ * decrypt need no stack frame (as ctr_bulk for CTR). */
+__attribute__((noinline)) FN void ecb_bulk(const uint8_t *rk, unsigned nr,
+                                           uint8_t *out, const uint8_t *in,
+                                           size_t nblocks, int dec)
 {
-    const uint8_t *rk = rkv;
-    if (nblocks == 1) {
-        block1(rk, nr, out, in, dec);
-        return;
-    }
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         ecb_n(rk, nr, out, in, U, 0, 0, dec);
         in += VB * U;
@@ -294,6 +292,22 @@ INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
     if (nblocks > 0)
         TAIL_SWITCH(nblocks, K);
 #undef K
+}
+
+/* Up to 4 blocks (a 64-byte message) inline: one block on xmm, 2 to 4 in
+ * 4 / VW vectors (one masked zmm, or two ymm). */
+INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
+             size_t nblocks, int dec)
+{
+    const uint8_t *rk = rkv;
+    if (nblocks == 1)
+        block1(rk, nr, out, in, dec);
+    else if (nblocks <= VW)
+        ecb_n(rk, nr, out, in, 1, 1, v_tail(nblocks), dec);
+    else if (nblocks <= 4)
+        ecb_n(rk, nr, out, in, 4 / VW, 1, v_tail(nblocks), dec);
+    else
+        ecb_bulk(rk, nr, out, in, nblocks, dec);
 }
 
 FN void encrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
