@@ -22,10 +22,11 @@
  * consecutive one-shot calls overlap in the out-of-order window.
  */
 #if defined(__GNUC__) || defined(__clang__)
-#define AESIR_SLOW_PATH __attribute__((noinline))
+#define AESIR_NOINLINE __attribute__((noinline))
 #else
-#define AESIR_SLOW_PATH
+#define AESIR_NOINLINE
 #endif
+#define AESIR_SLOW_PATH AESIR_NOINLINE
 
 struct cipher_state {
     const struct aesir_key_state *ks;
