@@ -13,9 +13,9 @@
  * XORed with what was folded in, computed beside the chain:
  *
  *   CBC  key K(nr) ^ K0 ^ P(i+1)   returns C(i) ^ K0 ^ P(i+1)
- *   CFB  key K(nr) ^ K0 ^ P(i)     returns C(i) ^ K0       (C(i) = E(C(i-1)) ^
- * P(i)) OFB  key K(nr) ^ K0            returns O(i) ^ K0       (out = in ^
- * O(i))
+ *   CFB  key K(nr) ^ K0 ^ P(i)     returns C(i) ^ K0
+ *        (C(i) = E(C(i-1)) ^ P(i))
+ *   OFB  key K(nr) ^ K0            returns O(i) ^ K0   (out = in ^ O(i))
  *
  * (For CBC this is the folding Gueron's AES-NI white paper leaves to the
  * reader; the CFB and OFB forms are the same identity.) The round keys
@@ -64,7 +64,7 @@ SERIAL_INL __m128i serial_key(const uint8_t *k, unsigned r)
  * back every call (a round trip through the stack per key, and key
  * material left on the stack), which kept consecutive short calls from
  * overlapping (Zen 4: a 16-byte CBC encryption took 23 TSC cycles per
- * call, against 9 for the same chain with memory operands). A serial
+ * call, 17 with memory operands; docs/engines/vaes.md). A serial
  * chain is latency-bound, so the loads cost nothing: they issue beside
  * it, their addresses known at once.
  */

@@ -81,10 +81,11 @@ INL void vaes_zero_range(uint8_t *rk, size_t from, size_t most)
 
 /* Up to 256 bytes (no bitsliced engine used in the process: 240-byte
  * schedules at most), the wipe goes to 256 with that constant bound, so
- * gcc unrolls it into plain stores: the loops cost about 30 of the ~205
- * instructions of an AES-128 decryption-only key setup, and key setups
- * back to back are bound by instructions issued. Zeroing past most stays
- * inside the area (AESIR_RK_BYTES). */
+ * gcc unrolls it into plain stores: the loops were about 30 of the 205
+ * instructions of an AES-128 decryption-only key setup, now 185 (28.6 ->
+ * 27.5 TSC cycles per key on Zen 4; docs/engines/vaes.md, "Back-to-back
+ * key setups"). Zeroing past most stays inside the area (AESIR_RK_BYTES).
+ */
 INL void vaes_zero_to(uint8_t *rk, size_t from, size_t most)
 {
     if (most == 0) /* nothing to wipe (the self-test's one-direction calls) */
