@@ -128,7 +128,7 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
  * it (4K aliasing). Where ASLR put the stack decided whether consecutive
  * calls overlapped: 576 bytes took 76 or 102-110 TSC cycles on Zen 4.
  */
-__attribute__((noinline)) static int
+AESIR_NOINLINE static int
 ctr_whole(const struct aesir_key_state *ks, const uint8_t iv[16],
           uint8_t *out, const uint8_t *in, size_t nblocks)
 {
@@ -139,7 +139,7 @@ ctr_whole(const struct aesir_key_state *ks, const uint8_t iv[16],
 }
 
 /* nblocks whole blocks (maybe none) and a partial one of tail bytes. */
-__attribute__((noinline)) static int
+AESIR_NOINLINE static int
 ctr_partial(const struct aesir_key_state *ks, const uint8_t iv[16],
             uint8_t *out, const uint8_t *in, size_t nblocks, size_t tail)
 {

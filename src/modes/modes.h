@@ -17,9 +17,11 @@
  * no stack frame. With the generic CBC code inlined, gcc saved six
  * registers and reserved a frame in the CBC dispatch before it looked at
  * the engine, which tripled its instructions on the way to the engine
- * (33 instead of 11).
- * Short calls are bound by instructions issued, not by the AES chain:
- * consecutive one-shot calls overlap in the out-of-order window.
+ * (33 instead of 11). Short calls are bound by instructions issued, not
+ * by the AES chain: consecutive one-shot calls overlap in the out-of-order
+ * window. AESIR_NOINLINE also splits the one-shot paths of CTR, CFB128 and
+ * OFB into a whole-block and a partial-block helper, so that nothing is
+ * held in a callee-saved register across the engine call (ctr.c).
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define AESIR_NOINLINE __attribute__((noinline))
