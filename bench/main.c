@@ -371,6 +371,8 @@ static void bound_from_limit(struct bench_bound *b)
     snprintf(b->insn, sizeof(b->insn), "%s", w->insn ? w->insn : "?");
     b->saturated = w->saturated && limit.aes_last[limit.best_width].saturated;
     b->core_ghz = limit.core_ghz;
+    if (limit.aes[BENCH_LIMIT_XMM].present)
+        b->aes_latency = limit.aes[BENCH_LIMIT_XMM].latency_cycles;
     for (int x = 0; x < BENCH_LIMIT_WIDTHS; x++)
         if (limit.clmul[x].present &&
             limit.clmul[x].blocks_per_cycle > b->clmul_per_cycle)

@@ -632,6 +632,8 @@ static void json_meta(const struct bench_run *r, FILE *f,
     json_str(f, m->command);
     fprintf(f, ",\n    \"aesir_version\": ");
     json_str(f, aesir_version());
+    fprintf(f, ",\n    \"aesir_default_engine\": ");
+    json_str(f, aesir_engine_default());
     fprintf(f, ",\n    \"date\": ");
     json_str(f, r->date);
     fprintf(f, ",\n    \"cpu\": ");
@@ -783,9 +785,9 @@ static void json_limit(FILE *f, const struct bench_bound *b)
     fprintf(f,
             ", \"saturated\": %s, \"core_ghz\": %.6g, "
             "\"clmul_per_cycle\": %.6g, \"memcpy_gbps_16k\": %.6g, "
-            "\"memcpy_gbps_1m\": %.6g, \"ctr\": [",
+            "\"memcpy_gbps_1m\": %.6g, \"aes_latency\": %.6g, \"ctr\": [",
             b->saturated ? "true" : "false", b->core_ghz, b->clmul_per_cycle,
-            b->memcpy_gbps_16k, b->memcpy_gbps_1m);
+            b->memcpy_gbps_16k, b->memcpy_gbps_1m, b->aes_latency);
     for (unsigned k = 0; k < BENCH_NKEYS; k++)
         fprintf(f,
                 "%s{\"key_bits\": %u, \"gbps\": %.6g, \"cpb_core\": "

@@ -24,6 +24,9 @@ struct bench_bound {
     int saturated;                /* more chains did not raise the rate */
     double core_ghz;              /* the clock the GB/s assume */
     double clmul_per_cycle;       /* 64x64 carry-less multiplies/cycle */
+    double aes_latency;           /* core cycles of one aesenc xmm in a
+                                     chain (0: not measured): the serial
+                                     modes' bound is nr of them a block */
     double memcpy_gbps_16k, memcpy_gbps_1m;
 };
 
