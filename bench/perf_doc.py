@@ -294,9 +294,14 @@ def targets(data, ks):
             what, asks, ours, versus, ratio,
             "met" if ok else "**missed**"))
 
+    def mine(op, bits, size):
+        """The default engine's cell: the "aesir/default" row where the
+        run has one (the multi-buffer ops), else the engine's own."""
+        return cell.get(("aesir/default", op, bits, size)) or \
+            cell.get((me, op, bits, size))
+
     def vs_peer(op, bits, size, need, asks, only=None, what=None):
-        c = cell.get((me if only is None else "aesir/default", op, bits,
-                      size)) or cell.get((me, op, bits, size))
+        c = mine(op, bits, size)
         p = peer(op, bits, size, only)
         if not c or not p:
             return
@@ -307,7 +312,7 @@ def targets(data, ks):
     # Throughput near the bound, and at least the fastest peer.
     for op in ("ctr", "ecb-enc", "ecb-dec", "cbc-dec"):
         for size in ((16384, 1 << 20) if op != "cbc-dec" else (16384,)):
-            c, b = cell.get((me, op, 128, size)), bounds.get(128)
+            c, b = mine(op, 128, size), bounds.get(128)
             if c and b:
                 fr = b["cpb_tsc"] / c["cpb_tsc"]
                 add("%s AES-128 %s" % (op, size_label(size)),
@@ -321,7 +326,7 @@ def targets(data, ks):
     # CBC encryption: nr dependent AES rounds a block.
     lat, ghz = limit.get("aes_latency"), limit.get("core_ghz")
     for bits, nr in ((128, 10), (256, 14)):
-        c = cell.get((me, "cbc-enc", bits, 16384))
+        c = mine("cbc-enc", bits, 16384)
         if c and lat and ghz:
             bound = ghz * 16 / (nr * lat)
             fr = c["gbps"] / bound
