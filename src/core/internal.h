@@ -28,9 +28,17 @@
 #define ENGINE_HW AESIR_ENGINE_HARDWARE
 
 /*
+ * The alignment a context needs (aesir.h): what malloc returns on the
+ * platforms aesir runs on. An engine may assume its round-key areas are
+ * 16-byte aligned, no more: a context from malloc is only that (the
+ * declared 64 is for speed, when the caller honours it).
+ */
+#define AESIR_CTX_ALIGN 16
+
+/*
  * Function types. rk is the engine's own round-key area (AESIR_RK_BYTES,
- * 64-byte aligned); nr is the number of rounds (10, 12, 14). in and out
- * may be equal; they need no alignment.
+ * 16-byte aligned: AESIR_CTX_ALIGN); nr is the number of rounds (10, 12, 14).
+ * in and out may be equal; they need no alignment.
  */
 typedef void (*aesir_setkey_fn)(void *rk, const uint8_t *key, size_t key_len);
 /*
@@ -145,18 +153,36 @@ const struct aesir_engine *aesir_engine_pwr8(void);
  */
 #define AESIR_KEY_MAGIC 0x61657369u /* "aesi" */
 
+/*
+ * The round-key areas start 64 and 2048 bytes into the context: on a
+ * context at a 64-byte boundary (the bench's, and what aesir.h advises
+ * for speed) each is line-aligned, so the VAES engines' zmm wipes do not
+ * split cache lines. The struct itself needs only 16-byte alignment
+ * (AESIR_CTX_ALIGN), what aesir_aes declares, so that a context from
+ * malloc is a valid object of this type (an _Alignas(64) member would
+ * make every access to a malloc'd context undefined; UBSan's alignment
+ * check reports it).
+ */
+#define AESIR_KEY_HEAD_BYTES 64
 struct aesir_key_state {
     const struct aesir_engine *engine;
     uint32_t magic;
     uint32_t nr;      /* rounds: 10, 12, 14 */
     uint32_t key_len; /* bytes: 16, 24, 32 */
     uint32_t dirs;    /* AESIR_ENCRYPT | AESIR_DECRYPT prepared */
-    _Alignas(64) unsigned char rk_enc[AESIR_RK_BYTES];
-    _Alignas(64) unsigned char rk_dec[AESIR_RK_BYTES];
+    unsigned char head_pad[AESIR_KEY_HEAD_BYTES - sizeof(void *) - 16];
+    _Alignas(16) unsigned char rk_enc[AESIR_RK_BYTES];
+    _Alignas(16) unsigned char rk_dec[AESIR_RK_BYTES];
 };
 
 _Static_assert(sizeof(struct aesir_key_state) <= sizeof(aesir_aes),
                "aesir_aes too small");
+_Static_assert(offsetof(struct aesir_key_state, rk_enc) % 64 == 0 &&
+                   offsetof(struct aesir_key_state, rk_dec) % 64 == 0,
+               "round-key areas at 64-byte offsets");
+_Static_assert(_Alignof(struct aesir_key_state) <= AESIR_CTX_ALIGN &&
+                   _Alignof(aesir_aes) == AESIR_CTX_ALIGN,
+               "a context from malloc must be a valid object");
 
 /* Checked view of an aesir_aes: NULL unless initialised for dirs.
  * Inline: every API call makes this check, and a 64-byte message costs

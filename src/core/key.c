@@ -9,7 +9,7 @@
  * Zeroes rk[from, to), from rounded down to 16 bytes (the schedule is
  * written after, over the rounded part) and to rounded up to 16 (inside
  * the area: to is at most AESIR_RK_BYTES, a multiple of 16). rk is
- * 64-byte aligned. Up to 256 bytes (what the
+ * 16-byte aligned. Up to 256 bytes (what the
  * AES-instruction engines leave), stores of 16 bytes, four per loop step:
  * a call to memset() would cost more than the stores (measured). Longer
  * spans (once a bitsliced engine has been used: 960 bytes) go to memset(),
@@ -96,8 +96,8 @@ init_failed(aesir_aes *ctx, int err)
 int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
                       const char *engine, unsigned dirs)
 {
-    if (ctx == NULL)
-        return AESIR_E_ARGUMENT;
+    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT; /* nothing written to a misaligned ctx */
     if (key == NULL || dirs == 0 || (dirs & ~(AESIR_ENCRYPT | AESIR_DECRYPT)))
         return init_failed(ctx, AESIR_E_ARGUMENT);
     if (key_len != 16 && key_len != 24 && key_len != 32)

@@ -100,13 +100,13 @@
 
 TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
-    (void)ak_schedule(ak_nonnull(__builtin_assume_aligned(rk, 64)), NULL, 16,
+    (void)ak_schedule(ak_nonnull(__builtin_assume_aligned(rk, 16)), NULL, 16,
                       key, key_len);
 }
 
 TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
-    (void)ak_schedule(NULL, ak_nonnull(__builtin_assume_aligned(rk, 64)), 16,
+    (void)ak_schedule(NULL, ak_nonnull(__builtin_assume_aligned(rk, 16)), 16,
                       key, key_len);
 }
 
@@ -246,7 +246,7 @@ INLINE void ecb_n(const __m128i *k, unsigned nr, uint8_t *out,
 INLINE void ecb(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
                 size_t nblocks, int dec)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(k, nr, out, in, WIDE, dec);
 #define ECB_TAIL(n) ecb_n(k, nr, out, in, (n), dec)
@@ -362,7 +362,7 @@ ctr_long(const __m128i *k, unsigned nr, uint64_t *hi_, uint64_t *lo_,
 TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     uint64_t hi, lo;
 
     memcpy(&hi, ctr, 8);
@@ -420,7 +420,7 @@ INLINE void cbc_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
 TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     __m128i chain = loadu(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cbc_dec_n(k, nr, &chain, out, in, WIDE);
@@ -455,7 +455,7 @@ INLINE void cfb_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
 TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 64);
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     __m128i chain = loadu(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cfb_dec_n(k, nr, &chain, out, in, WIDE);
@@ -549,7 +549,7 @@ INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps,
 INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
                       unsigned nr)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(l->rk, 64);
+    const __m128i *k = (const __m128i *)__builtin_assume_aligned(l->rk, 16);
     /* 11, 13 or 15 keys, unrolled: a loop of 16-byte copies cost more
      * than the AES work of a one-block message */
 #define MB_COPY(r) m->kt[r][j] = rkey(k, r)

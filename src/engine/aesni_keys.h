@@ -444,8 +444,8 @@ AK_FN void ak_zero_to(uint8_t *rk, size_t from, size_t most)
 AK_FN int ak_setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
                          size_t key_len, unsigned dirs, size_t most)
 {
-    uint8_t *enc = ak_nonnull(__builtin_assume_aligned(rk_enc, 64));
-    uint8_t *dec = ak_nonnull(__builtin_assume_aligned(rk_dec, 64));
+    uint8_t *enc = ak_nonnull(__builtin_assume_aligned(rk_enc, 16));
+    uint8_t *dec = ak_nonnull(__builtin_assume_aligned(rk_dec, 16));
     size_t end;
 
     if (!AK_BOTH_ALWAYS && dirs == AESIR_ENCRYPT) {

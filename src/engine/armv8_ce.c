@@ -276,7 +276,7 @@ INLINE void expand256(uint8_t *rk, const uint8_t *key)
 
 TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
-    uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 64);
+    uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 16);
     if (key_len == 16)
         expand128(k, key);
     else if (key_len == 24)
@@ -289,7 +289,7 @@ TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
  * K0 swap ends, the middle keys swap pairwise through AESIMC. */
 TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
-    uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 64);
+    uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 16);
     unsigned nr = (unsigned)key_len / 4 + 6;
     setkey_enc(rk, key, key_len);
     uint8x16_t first = loadu(k), last = loadu(k + 16 * nr);
@@ -414,7 +414,7 @@ INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
 INLINE void ecb(const void *rk_, unsigned nr, uint8_t *out, const uint8_t *in,
                 size_t nblocks, int dec)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(rk, nr, out, in, WIDE, dec);
 #define ECB_TAIL(n) ecb_n(rk, nr, out, in, (n), dec)
@@ -550,7 +550,7 @@ INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint32x4_t v, uint32_t lo,
 TARGET static void ctr_xor(const void *rk_, unsigned nr, uint8_t ctr[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
     while (nblocks > 0) {
         uint32_t lo = aesir_load_be32(ctr + 12);
         uint64_t room = ((uint64_t)1 << 32) - lo;
@@ -602,7 +602,7 @@ INLINE uint8x16_t serial_rounds(uint8x16_t x, const uint8x16_t k[13],
 TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
     const uint8x16_t kl = rkey(rk, nr), kp = rkey(rk, nr - 1);
     const uint8x16_t k0l = veorq_u8(rkey(rk, 0), kl);
     uint8x16_t k[13], y;
@@ -633,7 +633,7 @@ INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
                        uint8_t *out, const uint8_t *in, size_t nblocks,
                        int ofb)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
     const uint8x16_t kl = rkey(rk, nr), kp = rkey(rk, nr - 1);
     const uint8x16_t k0l = veorq_u8(rkey(rk, 0), kl);
     uint8x16_t k[13], y, m = k0l, next = k0l;
@@ -731,7 +731,7 @@ INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
                         uint8_t *out, const uint8_t *in, size_t nblocks,
                         int cfb)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 64);
+    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
     uint8x16_t chain = loadu(iv);
 #define DEC_N(n)                                                           \
     (cfb ? cfb_dec_n(rk, nr, &chain, out, in, (n))                         \

@@ -27,7 +27,7 @@ typedef uint64_t bs_word __attribute__((vector_size(32)));
 #define BS_FUNC static TGT
 #define BS_FINAL_SR2 0
 
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 64))
+#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
 
 /* The same 16-byte pattern in both 128-bit halves (vpshufb works within
  * each half). */

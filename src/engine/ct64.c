@@ -91,7 +91,7 @@
 #include "internal.h"
 
 #if defined(__GNUC__) || defined(__clang__)
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 64))
+#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
 #else
 #define RK(p) ((const uint8_t *)(p))
 #endif

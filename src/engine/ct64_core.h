@@ -20,7 +20,7 @@
  *                            r + i, column c + d of x (mod 4), for
  *                            1 <= i <= 3, 0 <= d <= 3 (constants after
  *                            inlining), per 64-bit lane
- *   bs_word bs_rk_word(k, i) 64-bit word i at k (8-byte units, 64-byte
+ *   bs_word bs_rk_word(k, i) 64-bit word i at k (8-byte units, 16-byte
  *                            aligned round key), in every lane
  *   BS_FINAL_SR2             1: encrypt_state and decrypt_state end with
  *                            shift_rows2 for AES-128/256 (see below); 0:

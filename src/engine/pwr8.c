@@ -327,7 +327,7 @@ INLINE void expand256(vu8 *k, const uint8_t *key)
  * function too. */
 static void setkey(void *rk, const uint8_t *key, size_t key_len)
 {
-    vu8 *k = (vu8 *)__builtin_assume_aligned(rk, 64);
+    vu8 *k = (vu8 *)__builtin_assume_aligned(rk, 16);
     if (key_len == 16)
         expand128(k, key);
     else if (key_len == 24)
@@ -432,7 +432,7 @@ INLINE void ecb_n(const vu8 *k, unsigned nr, uint8_t *out, const uint8_t *in,
 INLINE void ecb(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
                 size_t nblocks, int decrypt)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(k, nr, out, in, WIDE, decrypt);
 #define ECB_TAIL(n) ecb_n(k, nr, out, in, (n), decrypt)
@@ -488,7 +488,7 @@ INLINE void ctr_n(const vu8 *k, unsigned nr, vu128 c, uint8_t *out,
 static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t *out,
                     const uint8_t *in, size_t nblocks)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu128 c = (vu128)load(ctr);
     for (; nblocks >= WIDE;
          nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE) {
@@ -529,7 +529,7 @@ INLINE vu8 enc_chain(vu8 b, const vu8 *kr, unsigned nr)
 static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
                     const uint8_t *in, size_t nblocks)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 kr[14], b;
 
     if (nblocks == 0)
@@ -561,7 +561,7 @@ INLINE void stream_enc(const void *rk, unsigned nr, uint8_t iv[16],
                        uint8_t *out, const uint8_t *in, size_t nblocks,
                        int ofb)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 kr[14], b;
 
     if (nblocks == 0)
@@ -622,7 +622,7 @@ INLINE void cbc_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
 static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
                     const uint8_t *in, size_t nblocks)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 chain = load(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cbc_dec_n(k, nr, &chain, out, in, WIDE);
@@ -662,7 +662,7 @@ INLINE void cfb_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
 static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
                     const uint8_t *in, size_t nblocks)
 {
-    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 64);
+    const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 chain = load(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cfb_dec_n(k, nr, &chain, out, in, WIDE);

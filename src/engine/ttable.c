@@ -105,7 +105,7 @@ static inline int tt_big_endian(void)
 /* GCC and clang learn here that rk is 64-byte aligned, so its words load
  * with one instruction even on strict-alignment hosts. */
 #if defined(__GNUC__) || defined(__clang__)
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 64))
+#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
 #else
 #define RK(p) ((const uint8_t *)(p))
 #endif

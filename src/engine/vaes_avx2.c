@@ -191,10 +191,11 @@ INL void mb_load4(const uint8_t *const *in, size_t off, vec *d0, vec *d1,
 INL void mb_store4(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
                    vec d0, vec d1, vec d2, vec d3)
 {
-    uint8_t *a = out[0] + off, *b = out[1] + off;
+    uint8_t *a = out[0] + off;
     st256(a, _mm256_permute2x128_si256(d0, d1, 0x20));
     st256(a + 32, _mm256_permute2x128_si256(d2, d3, 0x20));
     if (j0 + 1 < n) {
+        uint8_t *b = out[1] + off;
         st256(b, _mm256_permute2x128_si256(d0, d1, 0x31));
         st256(b + 32, _mm256_permute2x128_si256(d2, d3, 0x31));
     }

@@ -22,20 +22,25 @@ static int pkcs7_hold(const struct cipher_state *st)
     return st->dir == AESIR_DECRYPT && st->option == AESIR_PAD_PKCS7;
 }
 
-/* Full blocks this update will emit for in_len more bytes. */
+/* Full blocks this update will emit for in_len more bytes. st->n + in_len
+ * can wrap for a huge in_len (the caller's claim, not a buffer we can
+ * trust), so the buffered bytes are added to in_len's remainder only:
+ * st->n <= 16, so that sum is at most 31. */
 static size_t blocks_out(const struct cipher_state *st, size_t in_len)
 {
-    size_t total = st->n + in_len;
-    size_t nblk = total / 16;
-    if (pkcs7_hold(st) && nblk > 0 && total % 16 == 0)
+    size_t low = st->n + in_len % 16;
+    size_t nblk = in_len / 16 + low / 16;
+    if (pkcs7_hold(st) && nblk > 0 && low % 16 == 0)
         nblk--;
     return nblk;
 }
 
-size_t aesir_blockmode_update_size(const struct cipher_state *st,
-                                   size_t in_len)
+/* 16 * nblk, or SIZE_MAX when that does not fit in a size_t (no buffer
+ * can be that large, so the update must fail for lack of room). */
+size_t aesir_blockmode_update_size(const struct cipher_state *st, size_t in_len)
 {
-    return 16 * blocks_out(st, in_len);
+    size_t nblk = blocks_out(st, in_len);
+    return nblk > SIZE_MAX / 16 ? SIZE_MAX : 16 * nblk;
 }
 
 static void process(struct cipher_state *st, uint8_t *out, const uint8_t *in,
@@ -80,14 +85,16 @@ static void update_shifted(struct cipher_state *st, uint8_t *out,
 }
 
 int aesir_blockmode_update(struct cipher_state *st, uint8_t *out,
-                           size_t out_cap, size_t *out_len,
-                           const uint8_t *in, size_t in_len)
+                           size_t out_cap, size_t *out_len, const uint8_t *in,
+                           size_t in_len)
 {
     size_t nblk = blocks_out(st, in_len);
 
-    if (out_cap < 16 * nblk)
+    if (nblk > out_cap / 16)
         return AESIR_E_OUTPUT_SIZE;
     *out_len = 16 * nblk;
+    if (in_len == 0) /* in may be NULL: no memcpy from it, even of 0 */
+        return AESIR_OK;
     if (nblk == 0) {
         memcpy(st->buf + st->n, in, in_len);
         st->n += (uint32_t)in_len;
@@ -122,12 +129,13 @@ static unsigned pkcs7_pad_len(const uint8_t p[16])
     return pad & ((((bad | (0u - bad)) >> 31) & 1u) - 1u);
 }
 
-static int final_encrypt(struct cipher_state *st, uint8_t *out,
-                         size_t out_cap, size_t *out_len)
+static int final_encrypt(struct cipher_state *st, uint8_t *out, size_t out_cap,
+                         size_t *out_len)
 {
     size_t b = st->n;
 
-    if (st->option == AESIR_PAD_NONE || (st->option == AESIR_PAD_ZERO && b == 0))
+    if (st->option == AESIR_PAD_NONE ||
+        (st->option == AESIR_PAD_ZERO && b == 0))
         return b == 0 ? AESIR_OK : AESIR_E_INPUT_LENGTH;
     if (out_cap < 16)
         return AESIR_E_OUTPUT_SIZE;
@@ -140,36 +148,65 @@ static int final_encrypt(struct cipher_state *st, uint8_t *out,
     return AESIR_OK;
 }
 
-static int final_decrypt(struct cipher_state *st, uint8_t *out,
-                         size_t out_cap, size_t *out_len)
+/*
+ * The last plaintext block p of a PKCS#7 message, from its last
+ * ciphertext block and, for CBC, the chaining value before it (prev; not
+ * read for ECB), and its pad length, 0 when the padding is invalid.
+ * Nothing else is decrypted, so the caller learns the plaintext length
+ * before it writes anything (modes.h).
+ */
+unsigned aesir_pkcs7_last(const struct aesir_key_state *ks, unsigned mode,
+                          const uint8_t *prev, const uint8_t last[16],
+                          uint8_t p[16])
+{
+    uint8_t chain[16];
+    unsigned pad;
+
+    if (mode == AESIR_MODE_CBC) {
+        memcpy(chain, prev, 16);
+        aesir_cbc_run(ks, AESIR_DECRYPT, chain, p, last, 1);
+    } else {
+        aesir_ecb_run(ks, AESIR_DECRYPT, p, last, 1);
+    }
+    pad = pkcs7_pad_len(p);
+    /* Declassified (ct.h): whether the padding is valid and how long the
+     * plaintext is become public right here anyway, as the return code
+     * and the output length. Only the check itself must be, and is,
+     * constant-time. */
+    CT_PUBLIC(&pad, sizeof(pad));
+    return pad;
+}
+
+/* The held-back last block: its padding is checked before anything is
+ * written, and the chaining value is not advanced, so that a call with
+ * too small a buffer leaves the context as it was. */
+static int final_decrypt(struct cipher_state *st, uint8_t *out, size_t out_cap,
+                         size_t *out_len)
 {
     uint8_t p[16];
     unsigned pad;
+    int err = AESIR_OK;
 
     if (st->option != AESIR_PAD_PKCS7)
         return st->n == 0 ? AESIR_OK : AESIR_E_INPUT_LENGTH;
     if (st->n != 16)
         return AESIR_E_INPUT_LENGTH;
-    if (out_cap < 15)
-        return AESIR_E_OUTPUT_SIZE; /* up to 15 bytes may come out */
-    process(st, p, st->buf, 1);
-    pad = pkcs7_pad_len(p);
-    /* Declassified (ct.h): whether the padding is valid and how long the
-     * plaintext is become public right here anyway, as the return code
-     * and *out_len. Only the check above must be, and is, constant-time. */
-    CT_PUBLIC(&pad, sizeof(pad));
+    pad = aesir_pkcs7_last(st->ks, st->mode, st->iv, st->buf, p);
     if (pad == 0) {
-        aesir_wipe(p, sizeof(p));
-        return AESIR_E_PADDING;
+        err = AESIR_E_PADDING;
+    } else if (out_cap < 16 - pad) {
+        err = AESIR_E_OUTPUT_SIZE;
+    } else {
+        if (pad != 16)
+            memcpy(out, p, 16 - pad);
+        *out_len = 16 - pad;
     }
-    memcpy(out, p, 16 - pad);
-    *out_len = 16 - pad;
     aesir_wipe(p, sizeof(p));
-    return AESIR_OK;
+    return err;
 }
 
-int aesir_blockmode_final(struct cipher_state *st, uint8_t *out,
-                          size_t out_cap, size_t *out_len)
+int aesir_blockmode_final(struct cipher_state *st, uint8_t *out, size_t out_cap,
+                          size_t *out_len)
 {
     if (st->dir == AESIR_ENCRYPT)
         return final_encrypt(st, out, out_cap, out_len);

@@ -204,7 +204,10 @@ static unsigned cfb1_bit(struct cipher_state *st, unsigned bit)
 void aesir_cfb1_update_bits(struct cipher_state *st, uint8_t *out,
                             const uint8_t *in, size_t nbits)
 {
-    for (size_t byte = 0; byte < (nbits + 7) / 8; byte++) {
+    /* not (nbits + 7) / 8, which wraps to 0 for nbits > SIZE_MAX - 7 */
+    size_t nbytes = nbits / 8 + (nbits % 8 != 0);
+
+    for (size_t byte = 0; byte < nbytes; byte++) {
         unsigned x = in[byte], y = 0;
         unsigned nb = nbits - 8 * byte < 8 ? (unsigned)(nbits - 8 * byte) : 8;
         for (unsigned j = 0; j < nb; j++)

@@ -9,18 +9,42 @@ static struct cipher_state *state_of(aesir_cipher *c)
     return (struct cipher_state *)(void *)c->opaque;
 }
 
-static struct cipher_state *live_state(aesir_cipher *c)
-{
-    struct cipher_state *st;
-    if (c == NULL)
-        return NULL;
-    st = state_of(c);
-    return st->magic == AESIR_CIPHER_MAGIC ? st : NULL;
-}
-
 static int is_block_mode(unsigned mode)
 {
     return mode == AESIR_MODE_ECB || mode == AESIR_MODE_CBC;
+}
+
+/* The directions of the key a mode runs: only ECB and CBC decryption
+ * run the inverse cipher. */
+static unsigned key_dirs(unsigned mode, unsigned dir)
+{
+    return is_block_mode(mode) ? dir : AESIR_ENCRYPT;
+}
+
+/*
+ * The state of an initialised context whose key is still initialised for
+ * what the mode needs, else NULL. The key is checked on every call: a
+ * context keeps only a pointer to it, and a key cleared (or re-keyed for
+ * other directions) after aesir_cipher_init must give AESIR_E_STATE, not
+ * a call through a wiped engine pointer. A key re-keyed for the same
+ * directions is used as it now is.
+ */
+static struct cipher_state *live_state(aesir_cipher *c)
+{
+    struct cipher_state *st;
+    const struct aesir_key_state *ks;
+    unsigned need;
+
+    if (c == NULL)
+        return NULL;
+    st = state_of(c);
+    if (st->magic != AESIR_CIPHER_MAGIC)
+        return NULL;
+    ks = st->ks;
+    need = key_dirs(st->mode, st->dir);
+    if (ks->magic != AESIR_KEY_MAGIC || (ks->dirs & need) != need)
+        return NULL;
+    return st;
 }
 
 /* Validates option for mode; stores what the mode keeps of it. */
@@ -60,15 +84,14 @@ int aesir_cipher_init(aesir_cipher *c, const aesir_aes *key, aesir_mode mode,
     unsigned need;
     int err;
 
-    if (c == NULL)
-        return AESIR_E_ARGUMENT;
+    if (c == NULL || (uintptr_t)c % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT; /* nothing written to a misaligned c */
     st = state_of(c);
     memset(st, 0, sizeof(*st));
     if (key == NULL || mode < AESIR_MODE_ECB || mode > AESIR_MODE_CTR ||
         (dir != AESIR_ENCRYPT && dir != AESIR_DECRYPT))
         return AESIR_E_ARGUMENT;
-    /* Only ECB and CBC decryption run the inverse cipher. */
-    need = is_block_mode(mode) ? dir : AESIR_ENCRYPT;
+    need = key_dirs(mode, dir);
     st->ks = aesir_key_state(key, need);
     if (st->ks == NULL)
         return AESIR_E_STATE;
@@ -151,15 +174,17 @@ int aesir_cipher_final(aesir_cipher *c, uint8_t *out, size_t out_cap,
 
     if (out_len != NULL)
         *out_len = 0;
-    if (st == NULL)
+    if (st == NULL) {
+        /* a context whose key was cleared is wiped too */
+        aesir_cipher_clear(c);
         return AESIR_E_STATE;
-    if (out_len == NULL || (out == NULL && out_cap != 0))
-        return AESIR_E_ARGUMENT;
-    if (is_block_mode(st->mode)) {
-        err = aesir_blockmode_final(st, out, out_cap, out_len);
-        if (err == AESIR_E_OUTPUT_SIZE)
-            return err;
     }
+    if (out_len == NULL || (out == NULL && out_cap != 0))
+        err = AESIR_E_ARGUMENT;
+    else if (is_block_mode(st->mode))
+        err = aesir_blockmode_final(st, out, out_cap, out_len);
+    if (err == AESIR_E_OUTPUT_SIZE)
+        return err;
     aesir_cipher_clear(c);
     return err;
 }

@@ -98,6 +98,13 @@ int aesir_blockmode_update(struct cipher_state *st, uint8_t *out,
                            size_t in_len);
 int aesir_blockmode_final(struct cipher_state *st, uint8_t *out, size_t out_cap,
                           size_t *out_len);
+/* PKCS#7 decryption's last block (blockmode.c): p = the last plaintext
+ * block, decrypted from `last` and, for CBC, the chaining value prev
+ * before it; returns the pad length 1..16, or 0 when the padding is
+ * invalid, checked in constant time and then declassified. */
+unsigned aesir_pkcs7_last(const struct aesir_key_state *ks, unsigned mode,
+                          const uint8_t *prev, const uint8_t last[16],
+                          uint8_t p[16]);
 
 /* Stream-like modes: out gets exactly len bytes. */
 void aesir_cfb128_update(struct cipher_state *st, uint8_t *out,

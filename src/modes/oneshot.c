@@ -1,17 +1,17 @@
 /*
- * oneshot.c -- the one-shot mode functions, each exactly init + update +
- * final of the incremental API on the whole input, so both paths are one
- * code path. Length errors that would only show in final are checked
- * first, so that a failing call writes nothing; the one failure that can
- * only be known after decrypting (bad PKCS#7 padding) wipes what was
- * written.
+ * oneshot.c -- the one-shot mode functions. Each gives exactly what init +
+ * update + final of the incremental API give on the whole input (output
+ * and error codes; tests/fuzz/fuzz_modes.c checks it), and makes every
+ * check before it writes anything, so a failing call writes nothing:
+ * PKCS#7 decryption looks at the last block's padding first
+ * (padded_decrypt).
  *
- * Exceptions, for per-call cost on short messages: ECB and CBC without
- * padding, CTR, CFB128 and OFB skip the cipher context (its set-up and wipe
- * cost about as much as a 64-byte message). They make the same checks in
- * the same order, so they return the same errors, then run the mode's own
- * block code (aesir_ecb_run, aesir_cbc_run, aesir_ctr_oneshot,
- * aesir_cfb128_oneshot, aesir_ofb_oneshot) on the caller's buffers.
+ * For per-call cost on short messages, ECB, CBC, CTR, CFB128 and OFB skip
+ * the cipher context (its set-up and wipe cost about as much as a 64-byte
+ * message). They make the same checks in the same order, so they return
+ * the same errors, then run the mode's own block code (aesir_ecb_run,
+ * aesir_cbc_run, aesir_ctr_oneshot, aesir_cfb128_oneshot,
+ * aesir_ofb_oneshot) on the caller's buffers.
  */
 #include "modes.h"
 
@@ -27,55 +27,39 @@ static int length_check(unsigned dir, unsigned padding, size_t in_len)
     return AESIR_OK;
 }
 
-AESIR_SLOW_PATH static int block_oneshot(const aesir_aes *key, aesir_mode mode,
-                                         unsigned dir, const uint8_t *iv,
-                                         unsigned padding, uint8_t *out,
-                                         size_t out_cap, size_t *out_len,
-                                         const uint8_t *in, size_t in_len)
+/*
+ * Blocks a one-shot ECB/CBC call writes before any plaintext is known:
+ * all of them, padding included, for encryption (PKCS#7: one more when
+ * in_len is a multiple of 16; zeros: a partial block rounded up), all
+ * for decryption without padding or with zeros, and all but the last
+ * for PKCS#7 decryption, whose last block's length the padding decides
+ * (padded_decrypt). No overflow: in_len / 16 + 1 fits a size_t.
+ */
+static size_t blocks_written(unsigned dir, unsigned padding, size_t in_len)
 {
-    aesir_cipher c;
-    size_t n1 = 0, n2 = 0;
-    int err;
-
-    if (out_len == NULL)
-        return AESIR_E_ARGUMENT;
-    *out_len = 0;
-    if ((err = length_check(dir, padding, in_len)) != AESIR_OK)
-        return err;
-    err = aesir_cipher_init(&c, key, mode, dir, iv,
-                            mode == AESIR_MODE_ECB ? 0 : 16, padding);
-    if (err == AESIR_OK)
-        err = aesir_cipher_update(&c, out, out_cap, &n1, in, in_len);
-    if (err == AESIR_OK)
-        err = aesir_cipher_final(&c, out + n1, out_cap - n1, &n2);
-    aesir_cipher_clear(&c);
-    if (err != AESIR_OK) {
-        if (n1 != 0)
-            aesir_wipe(out, n1);
-        return err;
-    }
-    *out_len = n1 + n2;
-    return AESIR_OK;
+    size_t nb = in_len / 16;
+    if (dir == AESIR_ENCRYPT && padding == AESIR_PAD_PKCS7)
+        return nb + 1;
+    if (dir == AESIR_ENCRYPT && padding == AESIR_PAD_ZERO)
+        return nb + (in_len % 16 != 0);
+    if (dir == AESIR_DECRYPT && padding == AESIR_PAD_PKCS7)
+        return nb - 1; /* in_len >= 16 (length_check) */
+    return nb;
 }
 
 /*
- * ECB and CBC one-shot: with padding, block_oneshot; without, the engine
- * on the caller's buffers (CBC with a local chaining value). The checks
- * are block_oneshot's, then those of aesir_cipher_init (key, IV),
- * aesir_cipher_update and aesir_cipher_final, in that order.
+ * The checks of a one-shot ECB/CBC call, in the order init + update +
+ * final of the incremental API make them, so both return the same error;
+ * all of them before anything is written. *ks is the checked key on
+ * AESIR_OK.
  */
-static int unpadded_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
-                            const uint8_t *iv, unsigned padding, uint8_t *out,
-                            size_t out_cap, size_t *out_len, const uint8_t *in,
-                            size_t in_len)
+static int block_checks(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                        const uint8_t *iv, unsigned padding, const uint8_t *out,
+                        size_t out_cap, size_t *out_len, const uint8_t *in,
+                        size_t in_len, const struct aesir_key_state **ks)
 {
-    const struct aesir_key_state *ks;
-    uint8_t chain[16];
     int err;
 
-    if (padding != AESIR_PAD_NONE)
-        return block_oneshot(key, mode, dir, iv, padding, out, out_cap, out_len,
-                             in, in_len);
     if (out_len == NULL)
         return AESIR_E_ARGUMENT;
     *out_len = 0;
@@ -83,28 +67,130 @@ static int unpadded_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
         return err;
     if (key == NULL)
         return AESIR_E_ARGUMENT;
-    if ((ks = aesir_key_state(key, dir)) == NULL)
+    if ((*ks = aesir_key_state(key, dir)) == NULL)
         return AESIR_E_STATE;
     if (mode == AESIR_MODE_CBC && iv == NULL)
         return AESIR_E_ARGUMENT;
     if (in_len != 0 && (in == NULL || out == NULL))
         return AESIR_E_ARGUMENT;
-    if (out_cap < in_len)
+    if (blocks_written(dir, padding, in_len) > out_cap / 16)
         return AESIR_E_OUTPUT_SIZE;
-    /* aesir_cipher_final's check; only an empty message can reach it. */
+    /* aesir_cipher_final's check */
     if (out == NULL && out_cap != 0)
         return AESIR_E_ARGUMENT;
+    return AESIR_OK;
+}
+
+/* nblocks >= 1 whole blocks of ECB or CBC (a local chaining value from
+ * iv, which is then not changed). */
+static void block_run(const struct aesir_key_state *ks, aesir_mode mode,
+                      unsigned dir, const uint8_t *iv, uint8_t *out,
+                      const uint8_t *in, size_t nblocks)
+{
+    uint8_t chain[16];
+
+    if (mode == AESIR_MODE_ECB) {
+        aesir_ecb_run(ks, dir, out, in, nblocks);
+    } else {
+        memcpy(chain, iv, 16);
+        aesir_cbc_run(ks, dir, chain, out, in, nblocks);
+    }
+}
+
+/* Padded encryption: the whole blocks, then the last block made of the
+ * tail and the padding. The tail is read before the last block is
+ * written over it (in-place). */
+AESIR_SLOW_PATH static void padded_encrypt(const struct aesir_key_state *ks,
+                                           aesir_mode mode, const uint8_t *iv,
+                                           unsigned padding, uint8_t *out,
+                                           const uint8_t *in, size_t in_len)
+{
+    size_t nfull = in_len / 16, tail = in_len % 16;
+    uint8_t last[16], chain[16];
+
+    if (padding == AESIR_PAD_ZERO && tail == 0) {
+        if (nfull != 0)
+            block_run(ks, mode, AESIR_ENCRYPT, iv, out, in, nfull);
+        return;
+    }
+    if (tail != 0)
+        memcpy(last, in + 16 * nfull, tail);
+    memset(last + tail, padding == AESIR_PAD_PKCS7 ? (int)(16 - tail) : 0,
+           16 - tail);
+    if (mode == AESIR_MODE_ECB) {
+        if (nfull != 0)
+            aesir_ecb_run(ks, AESIR_ENCRYPT, out, in, nfull);
+        aesir_ecb_run(ks, AESIR_ENCRYPT, out + 16 * nfull, last, 1);
+    } else {
+        memcpy(chain, iv, 16);
+        if (nfull != 0)
+            aesir_cbc_run(ks, AESIR_ENCRYPT, chain, out, in, nfull);
+        aesir_cbc_run(ks, AESIR_ENCRYPT, chain, out + 16 * nfull, last, 1);
+    }
+    aesir_wipe(last, sizeof(last));
+}
+
+/* PKCS#7 decryption: the last block first, so that bad padding or too
+ * small a buffer for the plaintext it implies fails before anything is
+ * written; then the other blocks (in-place, they never reach the last
+ * block's input, which has been read) and the last block's bytes. The
+ * buffer needs room for the plaintext only. */
+AESIR_SLOW_PATH static int padded_decrypt(const struct aesir_key_state *ks,
+                                          aesir_mode mode, const uint8_t *iv,
+                                          uint8_t *out, size_t out_cap,
+                                          size_t *out_len, const uint8_t *in,
+                                          size_t in_len)
+{
+    size_t nb = in_len / 16, plain;
+    const uint8_t *prev = nb > 1 ? in + 16 * (nb - 2) : iv;
+    uint8_t p[16];
+    unsigned pad = aesir_pkcs7_last(ks, mode, prev, in + 16 * (nb - 1), p);
+    int err = AESIR_OK;
+
+    if (pad == 0) {
+        err = AESIR_E_PADDING;
+    } else if ((plain = in_len - pad) > out_cap) {
+        err = AESIR_E_OUTPUT_SIZE;
+    } else {
+        if (nb > 1)
+            block_run(ks, mode, AESIR_DECRYPT, iv, out, in, nb - 1);
+        if (pad != 16)
+            memcpy(out + 16 * (nb - 1), p, 16 - pad);
+        *out_len = plain;
+    }
+    aesir_wipe(p, sizeof(p));
+    return err;
+}
+
+/*
+ * ECB and CBC one-shot: the checks, then the engine on the caller's
+ * buffers (padding in padded_encrypt and padded_decrypt).
+ */
+static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                         const uint8_t *iv, unsigned padding, uint8_t *out,
+                         size_t out_cap, size_t *out_len, const uint8_t *in,
+                         size_t in_len)
+{
+    const struct aesir_key_state *ks;
+    int err = block_checks(key, mode, dir, iv, padding, out, out_cap, out_len,
+                           in, in_len, &ks);
+
+    if (err != AESIR_OK)
+        return err;
+    if (dir == AESIR_DECRYPT && padding == AESIR_PAD_PKCS7)
+        return padded_decrypt(ks, mode, iv, out, out_cap, out_len, in, in_len);
+    if (dir == AESIR_ENCRYPT && padding != AESIR_PAD_NONE) {
+        padded_encrypt(ks, mode, iv, padding, out, in, in_len);
+        *out_len = 16 * blocks_written(dir, padding, in_len);
+        return AESIR_OK;
+    }
     /* Nothing can fail from here. *out_len is written before the engine
      * runs so that nothing is held across its call: a register restored
      * from the stack after the engine's output stores waits for them when
      * the two addresses share bits 0..11 (4K aliasing; see ctr.c). */
     *out_len = in_len;
-    if (in_len != 0 && mode == AESIR_MODE_ECB) {
-        aesir_ecb_run(ks, dir, out, in, in_len / 16);
-    } else if (in_len != 0) {
-        memcpy(chain, iv, 16);
-        aesir_cbc_run(ks, dir, chain, out, in, in_len / 16);
-    }
+    if (in_len != 0)
+        block_run(ks, mode, dir, iv, out, in, in_len / 16);
     return AESIR_OK;
 }
 
@@ -112,32 +198,32 @@ int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return unpadded_oneshot(key, AESIR_MODE_ECB, AESIR_ENCRYPT, NULL, padding,
-                            out, out_cap, out_len, in, in_len);
+    return block_oneshot(key, AESIR_MODE_ECB, AESIR_ENCRYPT, NULL, padding, out,
+                         out_cap, out_len, in, in_len);
 }
 
 int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
                       size_t out_cap, size_t *out_len, const uint8_t *in,
                       size_t in_len)
 {
-    return unpadded_oneshot(key, AESIR_MODE_ECB, AESIR_DECRYPT, NULL, padding,
-                            out, out_cap, out_len, in, in_len);
+    return block_oneshot(key, AESIR_MODE_ECB, AESIR_DECRYPT, NULL, padding, out,
+                         out_cap, out_len, in, in_len);
 }
 
 int aesir_cbc_encrypt(const aesir_aes *key, const uint8_t iv[16],
                       unsigned padding, uint8_t *out, size_t out_cap,
                       size_t *out_len, const uint8_t *in, size_t in_len)
 {
-    return unpadded_oneshot(key, AESIR_MODE_CBC, AESIR_ENCRYPT, iv, padding,
-                            out, out_cap, out_len, in, in_len);
+    return block_oneshot(key, AESIR_MODE_CBC, AESIR_ENCRYPT, iv, padding, out,
+                         out_cap, out_len, in, in_len);
 }
 
 int aesir_cbc_decrypt(const aesir_aes *key, const uint8_t iv[16],
                       unsigned padding, uint8_t *out, size_t out_cap,
                       size_t *out_len, const uint8_t *in, size_t in_len)
 {
-    return unpadded_oneshot(key, AESIR_MODE_CBC, AESIR_DECRYPT, iv, padding,
-                            out, out_cap, out_len, in, in_len);
+    return block_oneshot(key, AESIR_MODE_CBC, AESIR_DECRYPT, iv, padding, out,
+                         out_cap, out_len, in, in_len);
 }
 
 static int stream_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
