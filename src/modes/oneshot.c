@@ -162,14 +162,14 @@ AESIR_SLOW_PATH static int padded_decrypt(const struct aesir_key_state *ks,
     return err;
 }
 
-/*
- * ECB and CBC one-shot: the checks, then the engine on the caller's
- * buffers (padding in padded_encrypt and padded_decrypt).
- */
-static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
-                         const uint8_t *iv, unsigned padding, uint8_t *out,
-                         size_t out_cap, size_t *out_len, const uint8_t *in,
-                         size_t in_len)
+/* Padded ECB/CBC one-shot: the checks, then padded_encrypt or
+ * padded_decrypt (zero-padding decryption is unpadded decryption). Out of
+ * line, so that the unpadded path below keeps no register across a call. */
+AESIR_SLOW_PATH static int padded_oneshot(const aesir_aes *key, aesir_mode mode,
+                                          unsigned dir, const uint8_t *iv,
+                                          unsigned padding, uint8_t *out,
+                                          size_t out_cap, size_t *out_len,
+                                          const uint8_t *in, size_t in_len)
 {
     const struct aesir_key_state *ks;
     int err = block_checks(key, mode, dir, iv, padding, out, out_cap, out_len,
@@ -179,11 +179,35 @@ static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
         return err;
     if (dir == AESIR_DECRYPT && padding == AESIR_PAD_PKCS7)
         return padded_decrypt(ks, mode, iv, out, out_cap, out_len, in, in_len);
-    if (dir == AESIR_ENCRYPT && padding != AESIR_PAD_NONE) {
+    if (dir == AESIR_ENCRYPT) {
         padded_encrypt(ks, mode, iv, padding, out, in, in_len);
         *out_len = 16 * blocks_written(dir, padding, in_len);
-        return AESIR_OK;
+    } else if (in_len != 0) {
+        block_run(ks, mode, dir, iv, out, in, in_len / 16);
+        *out_len = in_len;
     }
+    return AESIR_OK;
+}
+
+/*
+ * ECB and CBC one-shot: with padding, padded_oneshot; without, the checks
+ * and then the engine on the caller's buffers.
+ */
+static int block_oneshot(const aesir_aes *key, aesir_mode mode, unsigned dir,
+                         const uint8_t *iv, unsigned padding, uint8_t *out,
+                         size_t out_cap, size_t *out_len, const uint8_t *in,
+                         size_t in_len)
+{
+    const struct aesir_key_state *ks;
+    int err;
+
+    if (padding != AESIR_PAD_NONE)
+        return padded_oneshot(key, mode, dir, iv, padding, out, out_cap,
+                              out_len, in, in_len);
+    err = block_checks(key, mode, dir, iv, padding, out, out_cap, out_len, in,
+                       in_len, &ks);
+    if (err != AESIR_OK)
+        return err;
     /* Nothing can fail from here. *out_len is written before the engine
      * runs so that nothing is held across its call: a register restored
      * from the stack after the engine's output stores waits for them when
