@@ -13,17 +13,28 @@
  *   - Buffers need no alignment. Input and output may be the same buffer
  *     (in-place); partially overlapping buffers are not supported.
  *   - Nothing is written to an output buffer when a function fails, except
- *     where a function says otherwise.
- *   - A key context must not be modified while another thread uses it; a
- *     key context that is only read may be shared between threads.
+ *     where a function says otherwise. Lengths may be any size_t value,
+ *     SIZE_MAX included: sizes are never computed in a way that wraps.
+ *   - Contexts (aesir_aes, aesir_cipher) need 16-byte alignment, which
+ *     malloc() gives; see aesir_aes for placement.
+ *
+ * Threads: every function may be called from any thread at any time,
+ * including the first calls of a process: the CPU probe, the choice of
+ * the default engine, the engines' self-tests and the other one-time
+ * set-up are made safely by whichever thread comes first (atomics; no
+ * locks, no allocation). A key context (aesir_aes) that is only read --
+ * by encryption, decryption, aesir_cipher_init, multi-buffer jobs -- may
+ * be shared between threads; it must not be initialised or cleared while
+ * another thread uses it. A cipher context (aesir_cipher) belongs to one
+ * thread at a time. tests/test_threads.c checks this under
+ * ThreadSanitizer (make tsan).
  *
  * Constant time: engines flagged AESIR_ENGINE_CONSTANT_TIME have no branch
  * and no memory index that depends on the key or the data. The others
  * (ref, ref-otf, ttable) use table look-ups indexed by secret bytes and leak
  * through the cache; they are never chosen by default while a constant-time
- * engine exists, only when asked for by name. Until the constant-time
- * engines land, this build has none, and the default is not constant-time:
- * aesir_engine_flags() of the default says so.
+ * engine exists (every build has one: ct64 runs anywhere), only when asked
+ * for by name. SECURITY.md says how this is checked, and what is wiped.
  */
 #ifndef AESIR_H
 #define AESIR_H
@@ -120,7 +131,9 @@ AESIR_API int aesir_engine_find(const char *name);
  * choose: the value of the environment variable AESIR_ENGINE when it names
  * an available engine, else the fastest available constant-time engine,
  * else (in a build without one) the fastest available engine. Read once,
- * on first use. Never NULL.
+ * on first use. An AESIR_ENGINE value that names no engine of the build,
+ * or one this CPU cannot run, is ignored (the rule above then chooses);
+ * `aesir info` and `aesir selftest` warn about it. Never NULL.
  */
 AESIR_API const char *aesir_engine_default(void);
 
@@ -137,7 +150,9 @@ AESIR_API AESIR_WARN_UNUSED int aesir_engine_selftest(const char *name);
  * "neon", ...), or NULL past the last one; *present (when not NULL) is set
  * to 1 when this CPU has it and the OS enabled it, after the mask in the
  * environment variable AESIR_CPU_DISABLE ("aesni,avx512f" or "all"), which
- * lets tests exercise fallbacks. Probed once.
+ * lets tests exercise fallbacks. Items of AESIR_CPU_DISABLE that name no
+ * feature are ignored (the others still apply); `aesir info` and `aesir
+ * selftest` warn about them. Probed once.
  */
 AESIR_API const char *aesir_cpu_feature(size_t i, int *present);
 
@@ -280,8 +295,11 @@ typedef enum aesir_mode {
 
 /*
  * aesir_cipher -- incremental state of one message in one mode. Opaque,
- * fixed size. It keeps a pointer to the key context: the key must outlive
- * the cipher context and must not be cleared while it is in use.
+ * fixed size, 16-byte aligned (aesir_cipher_init refuses another address
+ * with AESIR_E_ARGUMENT). It keeps a pointer to the key context: the key
+ * must outlive the cipher context. A key cleared (or set up again without
+ * the direction the mode needs) while a cipher context uses it is
+ * noticed: update and final then return AESIR_E_STATE.
  */
 typedef struct aesir_cipher {
     AESIR_ALIGNAS(16) unsigned char opaque[192];
@@ -327,33 +345,46 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cipher_update(aesir_cipher *c, uint8_t *ou
                                           const uint8_t *in, size_t in_len);
 
 /*
- * aesir_cipher_final -- finishes the message: writes the last block(s) for
- * ECB/CBC (padding added or checked and removed), nothing for the other
- * modes, then wipes the context. At most 32 bytes are written.
+ * aesir_cipher_final -- finishes the message: writes the last block for
+ * ECB/CBC (padding added, or checked and removed), nothing for the other
+ * modes, then wipes the context. At most 16 bytes are written: 16 when
+ * encrypting with padding and a partial block or PKCS#7 pending; when
+ * decrypting with PKCS#7, the last block's plaintext, 0..15 bytes (the
+ * padding is checked before the size: out_cap = 15 always suffices).
  * Errors: AESIR_E_INPUT_LENGTH (no padding and input not a multiple of
  * 16; or a decryption whose total input is not), AESIR_E_PADDING (nothing
- * is written), AESIR_E_OUTPUT_SIZE (the context stays usable: call again
- * with a larger buffer), AESIR_E_STATE. Any error other than
- * AESIR_E_OUTPUT_SIZE wipes the context.
+ * is written), AESIR_E_OUTPUT_SIZE (nothing is written and the context
+ * stays usable: call again with a larger buffer), AESIR_E_ARGUMENT (NULL
+ * out_len, or NULL out with out_cap > 0), AESIR_E_STATE. Any error other
+ * than AESIR_E_OUTPUT_SIZE wipes the context.
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_cipher_final(aesir_cipher *c, uint8_t *out,
                                          size_t out_cap, size_t *out_len);
 
 /* aesir_cipher_update_size -- the most bytes aesir_cipher_update() can
- * write for in_len more input bytes (0 for an uninitialised context). */
+ * write for in_len more input bytes (0 for an uninitialised context, or
+ * one whose key was cleared); SIZE_MAX when that number does not fit in
+ * a size_t (no buffer is that large: the update would fail). */
 AESIR_API size_t aesir_cipher_update_size(const aesir_cipher *c, size_t in_len);
 
 /* aesir_cipher_clear -- wipes c without finishing; safe on any context. */
 AESIR_API void aesir_cipher_clear(aesir_cipher *c);
 
 /*
- * One-shot functions. Each is exactly aesir_cipher_init + update + final
- * on the whole input, so the errors are those above. For ECB and CBC,
- * out_cap is the size of out; the output length is written to *out_len
- * (encryption with AESIR_PAD_PKCS7 needs in_len rounded up to the next
- * multiple of 16, plus 16 when in_len is already one). On any error
- * nothing is reported written: *out_len is 0 and out is wiped of any
- * partial plaintext.
+ * One-shot functions. Each gives what aesir_cipher_init + update + final
+ * give on the whole input, output and errors alike. For ECB and CBC,
+ * out_cap is the size of out; the output length is written to *out_len.
+ * out_cap must be at least:
+ *   encryption, AESIR_PAD_NONE     in_len (a multiple of 16)
+ *   encryption, AESIR_PAD_PKCS7    in_len rounded down to a multiple of
+ *                                  16, plus 16
+ *   encryption, AESIR_PAD_ZERO     in_len rounded up to a multiple of 16
+ *   decryption, AESIR_PAD_PKCS7    the plaintext's length, in_len - pad
+ *                                  (the padding is read first; in_len
+ *                                  - 1 always suffices)
+ *   decryption, otherwise          in_len
+ * Every check is made before anything is written: on any error *out_len
+ * is 0 and out is left as it was (in place: the input survives).
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding,
                                         uint8_t *out, size_t out_cap,
@@ -464,7 +495,8 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_decrypt(const aesir_aes *key,
  * aesir_cfb1_encrypt / aesir_cfb1_decrypt -- CFB with 1-bit segments on a
  * message of nbits bits, packed most significant bit first: bit i is bit
  * (7 - i % 8) of byte i / 8. The output has the same packing; the unused
- * low bits of a last partial byte are set to zero.
+ * low bits of a last partial byte are set to zero. in and out hold
+ * nbits / 8 bytes, rounded up.
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_cfb1_encrypt(const aesir_aes *key,
                                          const uint8_t iv[16], uint8_t *out,
