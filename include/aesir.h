@@ -237,7 +237,8 @@ AESIR_API unsigned aesir_aes_key_bits(const aesir_aes *ctx);
  * aesir_aes_encrypt_blocks / aesir_aes_decrypt_blocks -- the raw block
  * cipher on n consecutive 16-byte blocks (ECB without padding). Errors:
  * AESIR_E_STATE (ctx not initialised, or not for that direction),
- * AESIR_E_ARGUMENT.
+ * AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH (16 * nblocks does not fit in a
+ * size_t).
  */
 AESIR_API int aesir_aes_encrypt_blocks(const aesir_aes *ctx, uint8_t *out,
                              const uint8_t *in, size_t nblocks);

@@ -131,6 +131,14 @@ static void test_wrap(const aesir_aes *k)
                         AESIR_OK);
                     aesir_cipher_clear(&c);
                 }
+    /* The raw block functions: a block count whose byte count does not
+     * fit is refused before anything is read or written. */
+    memset(out, 0xa5, sizeof(out));
+    CHECK_EQ(aesir_aes_encrypt_blocks(k, out, in, SIZE_MAX / 16 + 1),
+             AESIR_E_INPUT_LENGTH);
+    CHECK_EQ(aesir_aes_decrypt_blocks(k, out, in, SIZE_MAX),
+             AESIR_E_INPUT_LENGTH);
+    CHECK(all_eq(out, 0xa5, sizeof(out)));
     /* The stream modes: out_cap bounds in_len. */
     for (aesir_mode mode = AESIR_MODE_CFB128; mode <= AESIR_MODE_CTR; mode++) {
         aesir_cipher c;

@@ -131,6 +131,8 @@ int aesir_aes_encrypt_blocks(const aesir_aes *ctx, uint8_t *out,
         return AESIR_E_STATE;
     if (nblocks != 0 && (out == NULL || in == NULL))
         return AESIR_E_ARGUMENT;
+    if (nblocks > SIZE_MAX / 16) /* no buffer holds 16 * nblocks bytes */
+        return AESIR_E_INPUT_LENGTH;
     if (nblocks != 0)
         ks->engine->encrypt(ks->rk_enc, ks->nr, out, in, nblocks);
     return AESIR_OK;
@@ -144,6 +146,8 @@ int aesir_aes_decrypt_blocks(const aesir_aes *ctx, uint8_t *out,
         return AESIR_E_STATE;
     if (nblocks != 0 && (out == NULL || in == NULL))
         return AESIR_E_ARGUMENT;
+    if (nblocks > SIZE_MAX / 16) /* no buffer holds 16 * nblocks bytes */
+        return AESIR_E_INPUT_LENGTH;
     if (nblocks != 0)
         ks->engine->decrypt(ks->rk_dec, ks->nr, out, in, nblocks);
     return AESIR_OK;
