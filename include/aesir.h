@@ -188,8 +188,10 @@ AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
  *
  * Placement: anywhere 16-byte aligned -- the stack, static storage, or
  * memory from malloc() (which returns at least that on the platforms
- * aesir supports). Functions given a context that is not 16-byte aligned
- * return AESIR_E_ARGUMENT and write nothing. A context at a 64-byte
+ * aesir supports). aesir_aes_init and aesir_aes_init_ex refuse a context
+ * that is not 16-byte aligned with AESIR_E_ARGUMENT and write nothing to
+ * it; every other function takes such a context (a key copied to a
+ * misaligned place, say) for one not initialised: AESIR_E_STATE. A context at a 64-byte
  * boundary (aligned_alloc(64, sizeof(aesir_aes))) has its round keys on
  * whole cache lines, which makes key setup on the VAES engines a little
  * faster; everything else runs at the same speed. A context may be copied

@@ -346,6 +346,14 @@ static void test_placement(void)
                                    iv16, 16, 0),
                  AESIR_E_ARGUMENT);
         CHECK(all_eq(block, 0x5c, sizeof(aesir_aes) + 64));
+        /* a good key copied to a misaligned place: not initialised */
+        memcpy(block + off, ref_key, sizeof(aesir_aes));
+        CHECK_EQ(aesir_aes_encrypt_block((aesir_aes *)(void *)(block + off),
+                                         block, block),
+                 AESIR_E_STATE);
+        CHECK_EQ(aesir_ctr_crypt((aesir_aes *)(void *)(block + off), iv16, 0,
+                                 block, block, 16),
+                 AESIR_E_STATE);
     }
     aesir_aes_clear(ref_key);
     free(block);
