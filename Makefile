@@ -7,7 +7,8 @@ CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
-	install clean format ct-check ct-msan dudect cross-test wasm-speed
+	install clean format ct-check ct-msan dudect cross-test wasm-speed \
+	coverage tsan fuzz
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -83,6 +84,68 @@ ct-msan:
 	cmake --build $(MSAN_BUILD) -j $(JOBS) --target ct_msan_programs
 	cd $(MSAN_BUILD) && ctest $(CTEST_FLAGS) --no-tests=error -j $(JOBS) -R '^ct_msan'
 
+# Line coverage of src/ (docs/testing.md): everything built by clang with
+# source-based coverage in $(COV_BUILD), the whole ctest suite run there
+# (each program writes a profile into $(COV_BUILD)/profraw), then
+# tests/coverage.py: a table per file, the total against COVERAGE_MIN
+# (below it the target fails) and every uncovered line, file:line, in
+# $(COV_BUILD)/coverage.txt. COV_DIFF_CASES, when set, bounds the random
+# cases per engine and mode of the OpenSSL differential test (CI: 1000);
+# they reach the same lines. tests/ct-msan-deps.sh installs clang's
+# runtimes and llvm-NN (llvm-profdata, llvm-cov) when missing.
+COV_BUILD ?= build-cov
+COV_CC ?= clang
+COVERAGE_MIN ?= 95
+COV_DIFF_CASES ?=
+coverage:
+	@sh tests/ct-msan-deps.sh $(COV_CC)
+	CC=$(COV_CC) cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Release \
+		-DAESIR_COVERAGE=ON $(CMAKE_FLAGS)
+	cmake --build $(COV_BUILD) -j $(JOBS)
+	rm -rf $(COV_BUILD)/profraw
+	cd $(COV_BUILD) && \
+	LLVM_PROFILE_FILE=$(abspath $(COV_BUILD))/profraw/%4m.profraw \
+	$(if $(COV_DIFF_CASES),AESIR_DIFF_CASES=$(COV_DIFF_CASES)) \
+		ctest $(CTEST_FLAGS) -j $(JOBS)
+	python3 tests/coverage.py $(COV_BUILD) --min $(COVERAGE_MIN)
+
+# Thread safety of the first use (docs/testing.md): tests/test_threads.c
+# and the library built with ThreadSanitizer (clang) in $(TSAN_BUILD),
+# run as $(TSAN_ROUNDS) processes (the one-time initialisations race once
+# per process); any report fails it. threads_tsan_detects checks that a
+# forbidden use (two threads keying one context) is reported. TSAN_CC=gcc
+# works too (libtsan).
+TSAN_BUILD ?= build-tsan
+TSAN_CC ?= clang
+TSAN_ROUNDS ?= 30
+tsan:
+	@case "$(TSAN_CC)" in *clang*) sh tests/ct-msan-deps.sh $(TSAN_CC);; esac
+	CC=$(TSAN_CC) cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Release \
+		-DAESIR_TSAN=ON -DAESIR_THREADS_ROUNDS=$(TSAN_ROUNDS) $(CMAKE_FLAGS)
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_threads
+	cd $(TSAN_BUILD) && ctest $(CTEST_FLAGS) --no-tests=error -R '^threads'
+
+# The libFuzzer targets (docs/fuzzing.md): every mode on every engine
+# against SP 800-38A, hostile API call sequences against the header's
+# promises, multi-buffer jobs, the tools' argument parsing. Built by clang
+# with ASan and UBSan in $(FUZZ_BUILD); tests/fuzz/fuzz-run.sh runs each
+# target (FUZZ_TARGETS: some) for FUZZ_SECONDS from a copy of its seeds
+# in $(FUZZ_BUILD)/fuzz/<target>/ and fails on any crash or broken check.
+# FUZZ_SKIP_KNOWN=ON skips the call patterns of known, unfixed defects.
+# tests/fuzz/fuzz-deps.sh first installs clang's runtimes when missing.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_TARGETS ?=
+FUZZ_SKIP_KNOWN ?= OFF
+fuzz:
+	@sh tests/fuzz/fuzz-deps.sh $(FUZZ_CC)
+	CC=$(FUZZ_CC) cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug \
+		-DAESIR_FUZZ=ON -DAESIR_TESTS=OFF -DAESIR_BENCH=OFF \
+		-DAESIR_FUZZ_SKIP_KNOWN=$(FUZZ_SKIP_KNOWN) $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target aesir_fuzz
+	sh tests/fuzz/fuzz-run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 # The dudect-style timing test, by hand: every available engine and
 # operation for DUDECT_SECONDS each; DUDECT_FLAGS adds options, e.g.
 # DUDECT_FLAGS="--engine ttable --op encrypt --evict 64".
@@ -109,7 +172,8 @@ install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))
 
 format:
-	clang-format -i include/*.h src/*/*.[ch] tools/*.c tests/*.c
+	clang-format -i include/*.h src/*/*.[ch] tools/*.c tests/*.c tests/fuzz/*.[ch]
 
 clean:
-	rm -rf $(BUILD) $(DEBUG_BUILD) $(MSAN_BUILD) build-cross
+	rm -rf $(BUILD) $(DEBUG_BUILD) $(MSAN_BUILD) $(COV_BUILD) $(TSAN_BUILD) \
+		$(FUZZ_BUILD) build-cross

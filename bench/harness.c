@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "aesir.h"
+#include "args.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define BENCH_X86 1
@@ -225,28 +226,12 @@ void bench_config_full(struct bench_config *cfg)
     cfg->passes = 3;
 }
 
-/* next_item -- copies the next comma-separated item of *list into buf;
- * 0 at the end of the list. */
-static int next_item(const char **list, char *buf, size_t cap)
-{
-    const char *s = *list, *e;
-    size_t n;
-
-    while (*s == ',' || *s == ' ')
-        s++;
-    if (*s == '\0')
-        return 0;
-    e = s;
-    while (*e != '\0' && *e != ',')
-        e++;
-    n = (size_t)(e - s);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    *list = e;
-    return 1;
-}
+/*
+ * The list parsers (harness.h). Each list goes through args_split()
+ * (tools/args.h): not empty, no empty item, no item twice. Then no item
+ * may name only what another item already names ("ctr,all", "cbc,cbc-enc",
+ * "128,all", "1k,1024"): a repeated item is more often a typo than a wish.
+ */
 
 /* ops_matching -- ops called name, or whose name is name + "-..." (a mode
  * name stands for its directions). */
@@ -266,52 +251,68 @@ static uint32_t ops_matching(const char *name)
     return m;
 }
 
-int bench_parse_ops(const char *list, uint32_t *ops)
+int bench_parse_ops(const char *list, uint32_t *ops, char *err, size_t cap)
 {
-    char item[64];
-    uint32_t m = 0;
+    struct args_list l;
+    uint64_t m[ARGS_MAX_ITEMS], all = 0;
+    size_t bad;
+    int rc = args_split(list, &l, &bad);
 
-    while (next_item(&list, item, sizeof(item))) {
-        uint32_t b = ops_matching(item);
-        if (b == 0) {
-            fprintf(stderr, "unknown operation or mode '%s' (known:", item);
-            for (int op = 0; op < OP_COUNT; op++)
-                fprintf(stderr, " %s", op_names[op]);
-            fprintf(stderr, ", a mode name such as cbc, main, all)\n");
+    if (rc != ARGS_OK)
+        return args_list_error(err, cap, rc, &l, bad, "operations");
+    for (size_t i = 0; i < l.n; i++) {
+        m[i] = ops_matching(l.item[i]);
+        if (m[i] == 0) {
+            char q[96];
+            size_t o =
+                (size_t)snprintf(err, cap, "'%s' is not an operation (known:",
+                                 args_quote(q, sizeof(q), l.item[i]));
+            for (int op = 0; op < OP_COUNT && o < cap; op++)
+                o += (size_t)snprintf(err + o, cap - o, " %s", op_names[op]);
+            if (o < cap)
+                snprintf(err + o, cap - o,
+                         "; a mode such as cbc or mb; main; all)");
             return -1;
         }
-        m |= b;
+        all |= m[i];
     }
-    if (m == 0) {
-        fprintf(stderr, "empty list of operations\n");
+    if (args_overlap(&l, m, err, cap) != 0)
         return -1;
-    }
-    *ops = m;
+    *ops = (uint32_t)all;
     return 0;
 }
 
-int bench_parse_keys(const char *list, unsigned *keys)
+int bench_parse_keys(const char *list, unsigned *keys, char *err, size_t cap)
 {
-    char item[64];
-    unsigned m = 0;
+    struct args_list l;
+    uint64_t m[ARGS_MAX_ITEMS], all = 0;
+    size_t bad;
+    int rc = args_split(list, &l, &bad);
 
-    while (next_item(&list, item, sizeof(item))) {
-        int k = bench_key_index((unsigned)strtoul(item, NULL, 10));
-        if (strcmp(item, "all") == 0) {
-            m = 7;
-            continue;
+    if (rc != ARGS_OK)
+        return args_list_error(err, cap, rc, &l, bad, "key sizes");
+    for (size_t i = 0; i < l.n; i++) {
+        uint64_t bits;
+        int k = -1;
+        if (strcmp(l.item[i], "all") == 0) {
+            m[i] = 7;
+        } else {
+            if (args_uint(l.item[i], 128, 256, &bits) == ARGS_OK)
+                k = bench_key_index((unsigned)bits);
+            if (k < 0) {
+                char q[96];
+                snprintf(err, cap,
+                         "'%s' is not a key size (128, 192, 256 or all)",
+                         args_quote(q, sizeof(q), l.item[i]));
+                return -1;
+            }
+            m[i] = (uint64_t)1 << k;
         }
-        if (k < 0) {
-            fprintf(stderr, "key size '%s': 128, 192 or 256\n", item);
-            return -1;
-        }
-        m |= 1u << k;
+        all |= m[i];
     }
-    if (m == 0) {
-        fprintf(stderr, "empty list of key sizes\n");
+    if (args_overlap(&l, m, err, cap) != 0)
         return -1;
-    }
-    *keys = m;
+    *keys = (unsigned)all;
     return 0;
 }
 
@@ -321,60 +322,69 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* parse_size -- "576", "16k", "1M"; 0 on error. */
-static size_t parse_size(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
+/* The largest message size: the buffers are this big, twice. */
+#define BENCH_SIZE_MAX ((size_t)64 << 20)
 
-    if (end == s)
-        return 0;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
-    if (*end == 'i' || *end == 'B')
-        end++;
-    if (*end == 'B')
-        end++;
-    if (*end != '\0' || v == 0 || v > (64u << 20))
-        return 0;
-    return (size_t)v;
+/* size_bit -- the bit of size v among the distinct sizes seen so far
+ * (added when new), or -1 past BENCH_MAX_SIZES of them. */
+static int size_bit(size_t v, size_t *seen, size_t *nseen)
+{
+    for (size_t i = 0; i < *nseen; i++)
+        if (seen[i] == v)
+            return (int)i;
+    if (*nseen == BENCH_MAX_SIZES)
+        return -1;
+    seen[*nseen] = v;
+    return (int)(*nseen)++;
 }
 
-int bench_parse_sizes(const char *list, size_t *sizes, size_t *nsizes)
+int bench_parse_sizes(const char *list, size_t *sizes, size_t *nsizes,
+                      char *err, size_t cap)
 {
-    char item[64];
-    size_t n = 0, out = 0;
+    struct args_list l;
+    uint64_t m[ARGS_MAX_ITEMS];
+    size_t seen[BENCH_MAX_SIZES], nseen = 0, bad;
+    int rc = args_split(list, &l, &bad);
+    char q[96], hi[24];
 
-    while (next_item(&list, item, sizeof(item))) {
-        if (strcmp(item, "all") == 0) {
-            for (size_t i = 0; i < bench_grid_nsizes && n < BENCH_MAX_SIZES;
-                 i++)
-                sizes[n++] = bench_grid_sizes[i];
-            continue;
+    _Static_assert(BENCH_MAX_SIZES <= 64, "a size is a bit of a uint64_t");
+    if (rc != ARGS_OK)
+        return args_list_error(err, cap, rc, &l, bad, "sizes");
+    for (size_t i = 0; i < l.n; i++) {
+        int b = 0;
+        m[i] = 0;
+        if (strcmp(l.item[i], "all") == 0) {
+            for (size_t g = 0; g < bench_grid_nsizes && b >= 0; g++)
+                if ((b = size_bit(bench_grid_sizes[g], seen, &nseen)) >= 0)
+                    m[i] |= (uint64_t)1 << b;
+        } else {
+            uint64_t v;
+            rc = args_size(l.item[i], 1, BENCH_SIZE_MAX, &v);
+            if (rc != ARGS_OK) {
+                args_quote(q, sizeof(q), l.item[i]);
+                if (rc == ARGS_RANGE)
+                    snprintf(err, cap, "'%s' is out of range (1..%s bytes)", q,
+                             args_format_size(hi, sizeof(hi), BENCH_SIZE_MAX));
+                else
+                    snprintf(err, cap,
+                             "'%s' is not a size (bytes, or with a k or M "
+                             "suffix: 64, 16k, 1M; or all)",
+                             q);
+                return -1;
+            }
+            if ((b = size_bit((size_t)v, seen, &nseen)) >= 0)
+                m[i] = (uint64_t)1 << b;
         }
-        if (n == BENCH_MAX_SIZES) {
-            fprintf(stderr, "at most %d sizes\n", BENCH_MAX_SIZES);
+        if (b < 0) {
+            snprintf(err, cap, "more than %d different sizes", BENCH_MAX_SIZES);
             return -1;
         }
-        sizes[n] = parse_size(item);
-        if (sizes[n] == 0) {
-            fprintf(stderr, "size '%s': bytes (1..64M), k/M suffix allowed\n",
-                    item);
-            return -1;
-        }
-        n++;
     }
-    if (n == 0) {
-        fprintf(stderr, "empty list of sizes\n");
+    if (args_overlap(&l, m, err, cap) != 0)
         return -1;
-    }
-    qsort(sizes, n, sizeof(sizes[0]), cmp_size);
-    for (size_t i = 0; i < n; i++)
-        if (out == 0 || sizes[out - 1] != sizes[i])
-            sizes[out++] = sizes[i];
-    *nsizes = out;
+    memcpy(sizes, seen, nseen * sizeof(sizes[0]));
+    qsort(sizes, nseen, sizeof(sizes[0]), cmp_size);
+    *nsizes = nseen;
     return 0;
 }
 

@@ -99,18 +99,23 @@ void bench_config_default(struct bench_config *cfg);
 void bench_config_full(struct bench_config *cfg);
 
 /*
- * Parsers for comma-separated lists; each returns 0, or -1 with a message
- * on stderr.
+ * Parsers for comma-separated lists; each returns 0, or -1 with a one-line
+ * message in err (cap bytes; no program or option name: the caller adds
+ * them). Strict (tools/args.h): no empty list, no empty item, no item
+ * twice, and no item that names only what another one names ("ctr,all",
+ * "1k,1024").
  *   ops:   op names ("cbc-dec"), mode names meaning all of their ops
- *          ("cbc" = cbc-enc,cbc-dec; "mb" = the four multi-buffer ops),
+ *          ("cbc" = cbc-enc,cbc-dec; "mb" = the eight multi-buffer ops),
  *          "main" (the default set), "all".
  *   keys:  128,192,256 (or "all").
- *   sizes: bytes, with an optional k/K (x1024) or m/M (x1048576) suffix,
- *          or "all"; sorted and deduplicated.
+ *   sizes: bytes 1..64M, with an optional k/K (x1024) or m/M (x1048576)
+ *          suffix (args_size()), or "all" (the grid); at most
+ *          BENCH_MAX_SIZES different sizes, sorted.
  */
-int bench_parse_ops(const char *list, uint32_t *ops);
-int bench_parse_keys(const char *list, unsigned *keys);
-int bench_parse_sizes(const char *list, size_t *sizes, size_t *nsizes);
+int bench_parse_ops(const char *list, uint32_t *ops, char *err, size_t cap);
+int bench_parse_keys(const char *list, unsigned *keys, char *err, size_t cap);
+int bench_parse_sizes(const char *list, size_t *sizes, size_t *nsizes,
+                      char *err, size_t cap);
 
 /* ------------------------------------------------------------------
  * A run

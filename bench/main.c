@@ -23,20 +23,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_cli.h"
 #include "harness.h"
 #include "output.h"
 
 #ifdef BENCH_HAVE_LIMIT
 #include "limit.h"
 #endif
-
-struct options {
-    struct bench_config cfg;
-    int check, cpb, list, files, limit, inject;
-    const char *impls; /* filter, or NULL */
-    const char *out;   /* output directory, or NULL */
-    char command[1024];
-};
 
 static void usage(FILE *f)
 {
@@ -50,172 +43,40 @@ static void usage(FILE *f)
         "passes\n"
         "  --impls LIST     only these impls: exact names (aesir/ may be\n"
         "                   left out), else every name containing the\n"
-        "                   item (--impls aesir,openssl,ttable)\n"
+        "                   item (--impls aesir,openssl); a peer not\n"
+        "                   built here is skipped with a warning\n"
         "  --ops LIST       ops (ecb-enc ecb-dec cbc-enc cbc-dec cfb128-enc\n"
         "                   cfb128-dec ofb ctr mb-cbc-enc-N mb-cbc-mac-N,\n"
         "                   N = 1 4 8 16), prefixes (cbc; mb-cbc-enc = its\n"
         "                   four; mb = all eight), main, all\n"
         "                   [main = ctr,cbc-enc,cbc-dec,ecb-enc,mb-cbc-enc]\n"
         "  --keys LIST      128,192,256 [128,256]\n"
-        "  --sizes LIST     bytes, k/M suffixes, or all [64,576,16384]\n"
+        "  --sizes LIST     bytes (1..64M), k/M suffixes, or all\n"
+        "                   [64,576,16384]\n"
         "                   (all = 16,64,256,576,1k,4k,16k,1M)\n"
         "  --mb-size N      bytes per message of the multi-buffer (mb-*)\n"
         "                   rows, a multiple of 16 [4k]\n"
-        "  --passes N       grid repetitions, best kept [2; --full 3]\n"
-        "  --rounds N       timed rounds per cell, median [9]\n"
-        "  --round-ms MS    shortest round, doubled below 1 KiB [2]\n"
-        "  --slack X        rerun rounds slower than X x the best [1.3]\n"
+        "  --passes N       grid repetitions (1..100), best kept\n"
+        "                   [2; --full 3]\n"
+        "  --rounds N       timed rounds per cell (1..21), median [9]\n"
+        "  --round-ms MS    shortest round (0.01..1000), doubled below\n"
+        "                   1 KiB [2]\n"
+        "  --slack X        rerun rounds slower than X x the best\n"
+        "                   (1.05..100) [1.3]\n"
         "  --misalign       buffers at 64-byte alignment + 1\n"
         "  --out-offset N   output buffer N bytes (0..4095) past a page,\n"
         "                   the input at a page [0]\n"
         "  --cpb            tables in cycles per byte instead of GB/s\n"
-        "  --seed N         keys, IVs and messages\n"
+        "  --seed N         keys, IVs and messages (decimal, or 0x hex)\n"
         "  --out DIR        where the files go [this program's directory]\n"
         "  --no-files       write no files\n"
         "  --no-limit       skip the limit row\n"
         "  --list           list the impls and what they claim, then exit\n"
         "  --inject-mismatch  add an impl whose output is wrong (to test\n"
         "                   that --check fails)\n"
-        "  -q, --quiet      no progress line\n");
-}
-
-/* ------------------------------------------------------------------
- * Options
- * ---------------------------------------------------------------- */
-
-static void join_command(int argc, char **argv, char *buf, size_t cap)
-{
-    size_t used = 0;
-    for (int i = 0; i < argc && used < cap; i++)
-        used += (size_t)snprintf(buf + used, cap - used,
-                                 strchr(argv[i], ' ') ? "%s'%s'" : "%s%s",
-                                 i ? " " : "", argv[i]);
-}
-
-/* The value of option argv[*i], or NULL (message printed). */
-static const char *value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "aesir-bench: %s needs a value\n", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int parse_number(const char *opt, const char *s, double lo, double hi,
-                        double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "aesir-bench: %s %s: want %g..%g\n", opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* parse_one -- option argv[*i] into o; 0, 1 (help), or -1. */
-static int parse_one(struct options *o, int argc, char **argv, int *i)
-{
-    const char *a = argv[*i], *v;
-    double x;
-
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-        return 1;
-    if (strcmp(a, "--check") == 0)
-        return o->check = 1, 0;
-    if (strcmp(a, "--full") == 0) {
-        bench_config_full(&o->cfg);
-        return 0;
-    }
-    if (strcmp(a, "--misalign") == 0)
-        return o->cfg.misalign = 1, 0;
-    if (strcmp(a, "--cpb") == 0)
-        return o->cpb = 1, 0;
-    if (strcmp(a, "--list") == 0)
-        return o->list = 1, 0;
-    if (strcmp(a, "--no-files") == 0)
-        return o->files = 0, 0;
-    if (strcmp(a, "--no-limit") == 0)
-        return o->limit = 0, 0;
-    if (strcmp(a, "--inject-mismatch") == 0)
-        return o->inject = 1, 0;
-    if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
-        return o->cfg.verbose = 0, 0;
-    if ((v = value(argc, argv, i)) == NULL)
-        return -1;
-    if (strcmp(a, "--impls") == 0)
-        return o->impls = v, 0;
-    if (strcmp(a, "--out") == 0)
-        return o->out = v, 0;
-    if (strcmp(a, "--ops") == 0)
-        return bench_parse_ops(v, &o->cfg.ops);
-    if (strcmp(a, "--keys") == 0)
-        return bench_parse_keys(v, &o->cfg.keys);
-    if (strcmp(a, "--sizes") == 0)
-        return bench_parse_sizes(v, o->cfg.sizes, &o->cfg.nsizes);
-    if (strcmp(a, "--mb-size") == 0) {
-        size_t one[BENCH_MAX_SIZES], n;
-        if (bench_parse_sizes(v, one, &n) != 0 || n != 1 || one[0] % 16) {
-            fprintf(stderr,
-                    "aesir-bench: --mb-size %s: one size, a "
-                    "multiple of 16\n",
-                    v);
-            return -1;
-        }
-        return o->cfg.mb_size = one[0], 0;
-    }
-    if (strcmp(a, "--seed") == 0)
-        return o->cfg.seed = strtoull(v, NULL, 0), 0;
-    if (strcmp(a, "--passes") == 0) {
-        if (parse_number(a, v, 1, 100, &x))
-            return -1;
-        return o->cfg.passes = (unsigned)x, 0;
-    }
-    if (strcmp(a, "--rounds") == 0) {
-        if (parse_number(a, v, 1, 21, &x))
-            return -1;
-        return o->cfg.rounds = (unsigned)x, 0;
-    }
-    if (strcmp(a, "--round-ms") == 0)
-        return parse_number(a, v, 0.01, 1000, &o->cfg.round_ms);
-    if (strcmp(a, "--slack") == 0)
-        return parse_number(a, v, 1.05, 100, &o->cfg.slack);
-    if (strcmp(a, "--out-offset") == 0) {
-        if (parse_number(a, v, 0, 4095, &x))
-            return -1;
-        if (x != (double)(size_t)x) {
-            fprintf(stderr, "aesir-bench: --out-offset %s: whole bytes\n", v);
-            return -1;
-        }
-        return o->cfg.out_offset = (size_t)x, 0;
-    }
-    fprintf(stderr, "aesir-bench: unknown option %s\n", a);
-    return -1;
-}
-
-/* parse_options -- 0 to run, 1 for help, -1 on error. --full resets the
- * grid, so it is applied before the other options whatever its place. */
-static int parse_options(struct options *o, int argc, char **argv)
-{
-    memset(o, 0, sizeof(*o));
-    bench_config_default(&o->cfg);
-    o->cfg.verbose = isatty(2);
-    o->files = o->limit = 1;
-    join_command(argc, argv, o->command, sizeof(o->command));
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--full") == 0)
-            bench_config_full(&o->cfg);
-    for (int i = 1; i < argc; i++) {
-        int rc;
-        if (strcmp(argv[i], "--full") == 0)
-            continue;
-        rc = parse_one(o, argc, argv, &i);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
+        "  -q, --quiet      no progress line\n"
+        "Lists are comma-separated, without empty or repeated items; each\n"
+        "option at most once. A bad value: one line on stderr, exit 2.\n");
 }
 
 /* ------------------------------------------------------------------
@@ -229,44 +90,6 @@ static void collect(const struct bench_impl *impl)
 {
     if (all_n < BENCH_MAX_IMPLS)
         all_impls[all_n++] = impl;
-}
-
-/* names_exactly -- item is name, or the part of name after its '/'
- * ("aesni" for "aesir/aesni"). */
-static int names_exactly(const char *item, const char *name)
-{
-    const char *slash = strchr(name, '/');
-    return strcmp(item, name) == 0 ||
-           (slash != NULL && strcmp(item, slash + 1) == 0);
-}
-
-/* item_selects -- an exact name (with or without "aesir/"), else, when no
- * impl has that name, every name containing the item. */
-static int item_selects(const char *item, const char *name)
-{
-    if (names_exactly(item, name))
-        return 1;
-    for (size_t j = 0; j < all_n; j++)
-        if (names_exactly(item, all_impls[j]->name))
-            return 0;
-    return strstr(name, item) != NULL;
-}
-
-static int selected(const char *filter, const char *name)
-{
-    char item[64];
-    const char *p = filter;
-
-    if (filter == NULL)
-        return 1;
-    while (*p != '\0') {
-        size_t n = strcspn(p, ",");
-        snprintf(item, sizeof(item), "%.*s", (int)n, p);
-        if (n > 0 && item_selects(item, name))
-            return 1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
 }
 
 /*
@@ -308,23 +131,32 @@ static const struct bench_impl broken_impl = {
     "selftest-broken", "peer",     broken_probe,   broken_supports,
     broken_setup,      broken_run, broken_release, NULL};
 
+/* register_impls -- every adapter that --impls selects (bench_cli.c);
+ * a peer it names that this build lacks is skipped with a warning. */
 static int register_impls(const char *filter, int inject)
 {
-    size_t n = 0;
+    const char *names[BENCH_MAX_IMPLS];
+    unsigned char sel[BENCH_MAX_IMPLS];
+    char err[BENCH_CLI_ERR], warn[BENCH_CLI_ERR];
 
     bench_register_all(collect);
     for (size_t i = 0; i < all_n; i++)
-        if (selected(filter, all_impls[i]->name)) {
+        names[i] = all_impls[i]->name;
+    if (bench_cli_select(filter, names, all_n, bench_peers_missing(), sel, err,
+                         sizeof(err), warn, sizeof(warn)) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    if (warn[0] != '\0')
+        fprintf(stderr, "%s\n", warn);
+    for (size_t i = 0; i < all_n; i++)
+        if (sel[i])
             bench_add(all_impls[i]);
-            n++;
-        }
     if (inject && all_n > 0) {
         broken_base = all_impls[0];
         bench_add(&broken_impl);
     }
-    if (n == 0)
-        fprintf(stderr, "aesir-bench: no impl matches --impls %s\n", filter);
-    return n > 0 ? 0 : -1;
+    return 0;
 }
 
 static void list_impls(const struct bench_run *r)
@@ -531,7 +363,7 @@ static int tables_fn(const struct bench_run *r, FILE *f,
     return ferror(f) ? -1 : 0;
 }
 
-static int write_files(const struct options *o, const char *argv0,
+static int write_files(const struct bench_cli *o, const char *argv0,
                        const struct bench_run *r, const struct bench_meta *m)
 {
     char dir[4096];
@@ -607,7 +439,7 @@ static unsigned check_summary(const struct bench_run *r)
     return untimed;
 }
 
-static int run_check(struct options *o, const struct bench_meta *m)
+static int run_check(struct bench_cli *o, const struct bench_meta *m)
 {
     struct bench_run r;
     struct bench_bound b;
@@ -646,7 +478,7 @@ static int run_check(struct options *o, const struct bench_meta *m)
 
 /* ------------------------------------------------------------------ */
 
-static int run_bench(const struct options *o, const char *argv0,
+static int run_bench(const struct bench_cli *o, const char *argv0,
                      struct bench_meta *m)
 {
     struct bench_run r;
@@ -683,13 +515,17 @@ static int run_bench(const struct options *o, const char *argv0,
 
 int main(int argc, char **argv)
 {
-    struct options o;
+    struct bench_cli o;
     struct bench_meta m = {"aesir-bench", NULL, NULL, NULL, NULL};
-    int rc = parse_options(&o, argc, argv);
+    int rc = bench_cli_parse(&o, argc, argv);
 
-    if (rc != 0) {
-        usage(rc > 0 ? stdout : stderr);
-        return rc > 0 ? 0 : 2;
+    if (rc > 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", o.err);
+        return 2;
     }
     if (register_impls(o.impls, o.inject) != 0)
         return 2;

@@ -9,6 +9,11 @@
  *                    engines only: choose engines, modes, key sizes and
  *                    sizes; tables or --csv (`make speed` adds the peer
  *                    libraries and the limit row)
+ *
+ * The command line is parsed strictly by aesir_cli.c: a bad command,
+ * option or value is one line on stderr and exit status 2. Each command
+ * first warns on stderr about an AESIR_ENGINE, AESIR_CPU_DISABLE or
+ * AESIR_CPU_MODEL value that the library ignores.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -17,8 +22,24 @@
 #include <unistd.h>
 
 #include "aesir.h"
+#include "aesir_cli.h"
+#include "args.h"
 #include "harness.h"
 #include "output.h"
+
+/* env_warnings -- a line on stderr for each environment value the
+ * library ignores (aesir_cli_env_warnings). */
+static void env_warnings(void)
+{
+    char buf[2048];
+
+    if (aesir_cli_env_warnings(
+            getenv("AESIR_ENGINE"), getenv("AESIR_CPU_DISABLE"),
+            getenv("AESIR_CPU_MODEL"), buf, sizeof(buf)) > 0) {
+        fputs(buf, stderr);
+        fflush(stderr);
+    }
+}
 
 static int have_ct_engine(void)
 {
@@ -36,6 +57,7 @@ static int cmd_info(void)
     const char *model, *name, *why = NULL;
     char ident[48];
 
+    env_warnings();
     printf("aesir %s\n\ncpu features:", aesir_version());
     for (size_t i = 0;; i++) {
         int present;
@@ -83,6 +105,8 @@ static int cmd_info(void)
 static int cmd_selftest(void)
 {
     int failed = 0;
+
+    env_warnings();
     for (size_t i = 0; i < aesir_engine_count(); i++) {
         const char *name = aesir_engine_name(i);
         int err;
@@ -110,11 +134,14 @@ static void speed_collect(const struct bench_impl *impl)
         speed_impls[speed_n++] = impl;
 }
 
-/* speed_engines -- adds the impls of the engines listed ("ttable" or
- * "aesir/ttable", comma-separated; NULL: every available engine). */
+/* speed_engines -- adds the impls of the engines listed (aesir_cli.c;
+ * NULL: every available engine). */
 static int speed_engines(const char *list)
 {
-    char item[64];
+    const char *names[BENCH_MAX_IMPLS];
+    size_t idx[ARGS_MAX_ITEMS], n;
+    char err[AESIR_CLI_ERR];
+    int rc;
 
     bench_register_aesir(speed_collect);
     if (list == NULL) {
@@ -122,108 +149,15 @@ static int speed_engines(const char *list)
             bench_add(speed_impls[i]);
         return 0;
     }
-    while (*list != '\0') {
-        size_t n = strcspn(list, ","), i;
-        const char *name = item;
-        snprintf(item, sizeof(item), "%.*s", (int)n, list);
-        list += n + (list[n] == ',');
-        if (n == 0)
-            continue;
-        if (strncmp(name, "aesir/", 6) == 0)
-            name += 6;
-        for (i = 0; i < speed_n; i++)
-            if (strcmp(speed_impls[i]->name + 6, name) == 0)
-                break;
-        if (i == speed_n) {
-            int e = aesir_engine_find(name);
-            fprintf(stderr, "aesir speed: engine '%s' %s (aesir info lists "
-                            "them)\n",
-                    name, e < 0 ? "unknown" : "not available on this CPU");
-            return -1;
-        }
-        bench_add(speed_impls[i]);
-    }
-    return 0;
-}
-
-struct speed_opts {
-    struct bench_config cfg;
-    const char *engines;
-    int csv, cpb;
-};
-
-/* speed_value -- argv[*i + 1] for option argv[*i], or NULL. */
-static const char *speed_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "aesir speed: %s needs a value\n", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int speed_count(const char *opt, const char *v, unsigned lo,
-                       unsigned hi, unsigned *out)
-{
-    char *end;
-    unsigned long x = strtoul(v, &end, 10);
-    if (end == v || *end != '\0' || x < lo || x > hi) {
-        fprintf(stderr, "aesir speed: %s %s: want %u..%u\n", opt, v, lo, hi);
+    for (size_t i = 0; i < speed_n; i++)
+        names[i] = speed_impls[i]->name;
+    rc = aesir_cli_engines(list, names, speed_n, idx, &n, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(stderr, "%s\n", err);
         return -1;
     }
-    *out = (unsigned)x;
-    return 0;
-}
-
-/* speed_parse -- 0 to run, 1 for help, -1 on error. */
-static int speed_parse(struct speed_opts *o, int argc, char **argv)
-{
-    memset(o, 0, sizeof(*o));
-    bench_config_default(&o->cfg);
-    o->cfg.passes = 1;
-    o->cfg.verbose = isatty(2);
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int rc = 0;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return 1;
-        if (strcmp(a, "--csv") == 0) {
-            o->csv = 1;
-            continue;
-        }
-        if (strcmp(a, "--cpb") == 0) {
-            o->cpb = 1;
-            continue;
-        }
-        if (strcmp(a, "--misalign") == 0) {
-            o->cfg.misalign = 1;
-            continue;
-        }
-        if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o->cfg.verbose = 0;
-            continue;
-        }
-        if ((v = speed_value(argc, argv, &i)) == NULL)
-            return -1;
-        if (strcmp(a, "--engines") == 0)
-            o->engines = v;
-        else if (strcmp(a, "--modes") == 0 || strcmp(a, "--ops") == 0)
-            rc = bench_parse_ops(v, &o->cfg.ops);
-        else if (strcmp(a, "--keys") == 0)
-            rc = bench_parse_keys(v, &o->cfg.keys);
-        else if (strcmp(a, "--sizes") == 0)
-            rc = bench_parse_sizes(v, o->cfg.sizes, &o->cfg.nsizes);
-        else if (strcmp(a, "--passes") == 0)
-            rc = speed_count(a, v, 1, 100, &o->cfg.passes);
-        else if (strcmp(a, "--rounds") == 0)
-            rc = speed_count(a, v, 1, 21, &o->cfg.rounds);
-        else {
-            fprintf(stderr, "aesir speed: unknown option %s\n", a);
-            return -1;
-        }
-        if (rc != 0)
-            return -1;
-    }
+    for (size_t i = 0; i < n; i++)
+        bench_add(speed_impls[idx[i]]);
     return 0;
 }
 
@@ -238,46 +172,45 @@ static void speed_usage(FILE *f)
         "directions),\n"
         "                  main, all [main = ctr,cbc-enc,cbc-dec,ecb-enc]\n"
         "  --keys LIST     128,192,256 [128,256]\n"
-        "  --sizes LIST    bytes, k/M suffixes, or all [64,576,16384]\n"
-        "  --passes N      grid repetitions, best kept [1]\n"
-        "  --rounds N      timed rounds per cell, median [9]\n"
+        "  --sizes LIST    bytes (1..64M), k/M suffixes, or all "
+        "[64,576,16384]\n"
+        "  --passes N      grid repetitions (1..100), best kept [1]\n"
+        "  --rounds N      timed rounds per cell (1..21), median [9]\n"
         "  --misalign      buffers at 64-byte alignment + 1\n"
         "  --cpb           tables in cycles per byte instead of GB/s\n"
         "  --csv           CSV of every measurement on stdout, no tables\n"
-        "  -q, --quiet     no progress line\n");
+        "  -q, --quiet     no progress line\n"
+        "Lists are comma-separated, without empty or repeated items; each\n"
+        "option at most once. A bad value: one line on stderr, exit 2.\n");
 }
 
-static int cmd_speed(int argc, char **argv)
+static int cmd_speed(struct aesir_cli *o)
 {
-    struct speed_opts o;
     struct bench_run r;
     struct bench_meta m = {"aesir speed", NULL, NULL, NULL, NULL};
-    int rc = speed_parse(&o, argc, argv);
+    int rc;
 
-    if (rc != 0) {
-        speed_usage(rc > 0 ? stdout : stderr);
-        return rc > 0 ? 0 : 2;
-    }
-    if (speed_engines(o.engines) != 0)
+    env_warnings();
+    if (speed_engines(o->engines) != 0)
         return 2;
-    if (bench_init(&r, &o.cfg, stderr) != 0) {
+    if (bench_init(&r, &o->cfg, stderr) != 0) {
         fprintf(stderr, "aesir speed: out of memory\n");
         return 2;
     }
     m.command = "aesir speed";
-    if (!o.csv) {
+    if (!o->csv) {
         bench_print_header(&r, stdout, &m);
         fflush(stdout);
     }
-    rc = bench_verify(&r, o.cfg.ops, o.cfg.keys, stderr) != 0;
-    if (!o.csv)
+    rc = bench_verify(&r, o->cfg.ops, o->cfg.keys, stderr) != 0;
+    if (!o->csv)
         bench_measure_keysetup(&r);
     rc |= bench_measure(&r) != 0;
-    if (o.csv) {
+    if (o->csv) {
         bench_write_csv(&r, stdout);
     } else {
         bench_print_clock(&r, stdout);
-        bench_print_tables(&r, stdout, o.cpb, NULL);
+        bench_print_tables(&r, stdout, o->cpb, NULL);
         bench_print_keysetup(&r, stdout);
         bench_print_notes(&r, stdout);
     }
@@ -297,17 +230,25 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "info") == 0)
+    struct aesir_cli c;
+
+    if (aesir_cli_parse(&c, argc, argv) != 0) {
+        fprintf(stderr, "%s\n", c.err);
+        return 2;
+    }
+    switch (c.cmd) {
+    case AESIR_CLI_INFO:
         return cmd_info();
-    if (argc == 2 && strcmp(argv[1], "selftest") == 0)
+    case AESIR_CLI_SELFTEST:
         return cmd_selftest();
-    if (argc >= 2 && strcmp(argv[1], "speed") == 0)
-        return cmd_speed(argc, argv);
-    if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
-                      strcmp(argv[1], "--help") == 0)) {
+    case AESIR_CLI_SPEED:
+        return cmd_speed(&c);
+    case AESIR_CLI_SPEED_HELP:
+        speed_usage(stdout);
+        return 0;
+    case AESIR_CLI_HELP:
+    default:
         usage(stdout);
         return 0;
     }
-    usage(stderr);
-    return 2;
 }
