@@ -62,11 +62,13 @@
  * Secrets live in xmm registers and the round-key area; the compilers
  * checked (gcc 12, clang 14) keep the 8 lanes in registers, so there are
  * no stack temporaries to wipe, except the multi-buffer path's copy of
- * its messages' round keys, wiped before it returns.
+ * its messages' round keys, wiped with the rest of its frame before it
+ * returns.
  *
  * Batch: 8 blocks.
  */
 #include "internal.h"
+#include "stack_wipe.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
@@ -570,9 +572,10 @@ INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
 }
 
 /* The manager of cbc_enc_many and (mac, nothing stored but the chaining
- * values) cbc_mac_many. */
-INLINE void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
-                      const int mac)
+ * values) cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
+ * went through the single-message path (secrets in registers only). */
+INLINE int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
+                     const int mac)
 {
     struct mb m;
     struct aesir_cbc_lane *l;
@@ -585,7 +588,7 @@ INLINE void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
         for (size_t i = 0; i < nlanes; i++)
             serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv,
                               lanes[i].out, lanes[i].in, lanes[i].nblocks);
-        return;
+        return 0;
     }
     while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
         mb_assign(&m, n++, l, nr);
@@ -624,21 +627,46 @@ INLINE void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
         serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0],
                           m.left[0]);
     }
-    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
-    if (mac) /* inner chain values of a MAC (the last lane's, moved slots') */
-        aesir_wipe(m.chain, sizeof(m.chain));
+    return 1;
 }
 
-TARGET static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                                size_t nlanes)
+STACK_WIPE_BODY TARGET static int
+cbc_enc_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
 {
-    mb_manage(nr, lanes, nlanes, 0);
+    return mb_manage(nr, lanes, nlanes, 0);
 }
 
-TARGET static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                                size_t nlanes)
+STACK_WIPE_BODY TARGET static int
+cbc_mac_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
 {
-    mb_manage(nr, lanes, nlanes, 1);
+    return mb_manage(nr, lanes, nlanes, 1);
+}
+
+/*
+ * The entry points: the manager, out of line, then, when it interleaved,
+ * the stack it used wiped (aesir_wipe_stack, internal.h): the key table
+ * (rows 0..nr of every slot, those that held a lane since freed
+ * included), the chaining values (a MAC's inner ones are secret) and
+ * whatever the compiler spilled there (in a MAC, which stores nothing,
+ * gcc 12 hoists key loads out of the kernel's loop and spills some of
+ * them; clang 14 spills a round key too). The manager reaches 3928
+ * bytes deep (stack_wipe.h); the memset comes once per call that runs
+ * several messages at once.
+ */
+#define MB_STACK 4224
+
+static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                         size_t nlanes)
+{
+    if (cbc_enc_many_body(nr, lanes, nlanes))
+        aesir_wipe_stack(MB_STACK);
+}
+
+static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                         size_t nlanes)
+{
+    if (cbc_mac_many_body(nr, lanes, nlanes))
+        aesir_wipe_stack(MB_STACK);
 }
 
 #define ENGINE_FIELDS(pair)                                                    \

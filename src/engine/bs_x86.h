@@ -11,6 +11,8 @@
  *   BS_AVX512   0 or 1: with AVX-512VL the compilers use 32 vector
  *               registers, vpternlogq for chains of logic operations and
  *               vprorq for rotations (rot_rc below picks its formula)
+ *   BS_STACK    the bytes of stack the entry points wipe after their
+ *               bodies (stack_wipe.h)
  * and afterwards builds its struct aesir_engine from the static functions
  * setkey_enc, setkey_dec, encrypt, decrypt, ctr_crypt and cbc_dec.
  */
@@ -18,6 +20,8 @@
 #define AESIR_BS_X86_H
 
 #include <immintrin.h>
+
+#include "stack_wipe.h"
 
 #define TGT __attribute__((target(BS_TARGET)))
 #define INLINE static inline __attribute__((always_inline)) TGT
@@ -193,11 +197,6 @@ static void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
 {
     const uint8_t *rk = RK(rkv);
 
-    if (nblocks < 5) {
-        const struct aesir_engine *ct64 = aesir_engine_ct64();
-        (dec ? ct64->decrypt : ct64->encrypt)(rk, nr, out, in, nblocks);
-        return;
-    }
     for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
         ecb16(rk, nr, out, in, dec);
     if (nblocks > 0) {
@@ -209,14 +208,16 @@ static void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
     }
 }
 
-static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 0);
 }
 
-static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 1);
 }
@@ -260,17 +261,14 @@ BS_FUNC void ctr16(const uint8_t *rk, unsigned nr, __m256i c[8], uint8_t *out,
         storeu(out + 32 * m, _mm256_xor_si256(a[m], loadu(in + 32 * m)));
 }
 
-BS_FUNC void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16],
-                      uint8_t *out, const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY BS_FUNC void ctr_body(const void *rkv, unsigned nr,
+                                      uint8_t ctr[16], uint8_t *out,
+                                      const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     const uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
     __m256i c[8];
 
-    if (nblocks < 5) {
-        aesir_engine_ct64()->ctr(rk, nr, ctr, out, in, nblocks);
-        return;
-    }
     for (unsigned m = 0; m < 8; m++) {
         /* The counter is public: the carries are plain arithmetic. */
         const uint64_t l0 = lo + 2 * m, l1 = l0 + 1;
@@ -316,16 +314,13 @@ BS_FUNC void cbc_dec16(const uint8_t *rk, unsigned nr, __m128i *chain,
                               1)));
 }
 
-BS_FUNC void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY BS_FUNC void cbc_dec_body(const void *rkv, unsigned nr,
+                                          uint8_t iv[16], uint8_t *out,
+                                          const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     __m128i chain;
 
-    if (nblocks < 5) {
-        aesir_engine_ct64()->cbc_dec(rk, nr, iv, out, in, nblocks);
-        return;
-    }
     chain = _mm_loadu_si128((const __m128i *)(const void *)iv);
     for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
         cbc_dec16(rk, nr, &chain, out, in);
@@ -342,6 +337,60 @@ BS_FUNC void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
         chain = next;
     }
     _mm_storeu_si128((__m128i *)(void *)iv, chain);
+}
+
+/*
+ * The entry points. Calls of fewer than 5 blocks, which cost less on one
+ * 4-block ct64 state than on a 16-block batch, go to ct64 (same round
+ * keys), whose entry points wipe their own stack. The others run their
+ * body, then wipe the stack it used (stack_wipe.h): with 16 ymm
+ * registers (AVX2) the bitsliced state and the S-box circuit spill,
+ * output blocks and round-key broadcasts included; with 32 (AVX-512VL)
+ * less, but still. The includer sets the bound, BS_STACK.
+ */
+
+static void encrypt(const void *rk, unsigned nr, uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    if (nblocks < 5) {
+        aesir_engine_ct64()->encrypt(rk, nr, out, in, nblocks);
+        return;
+    }
+    encrypt_body(rk, nr, out, in, nblocks);
+    aesir_wipe_stack(BS_STACK);
+}
+
+static void decrypt(const void *rk, unsigned nr, uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    if (nblocks < 5) {
+        aesir_engine_ct64()->decrypt(rk, nr, out, in, nblocks);
+        return;
+    }
+    decrypt_body(rk, nr, out, in, nblocks);
+    aesir_wipe_stack(BS_STACK);
+}
+
+static void ctr_crypt(const void *rk, unsigned nr, uint8_t ctr[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    if (nblocks < 5) {
+        aesir_engine_ct64()->ctr(rk, nr, ctr, out, in, nblocks);
+        return;
+    }
+    ctr_body(rk, nr, ctr, out, in, nblocks);
+    aesir_wipe_stack(BS_STACK);
+}
+
+static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
+{
+    if (nblocks < 5) {
+        aesir_engine_ct64()->cbc_dec(rk, nr, iv, out, in, nblocks);
+        return;
+    }
+    cbc_dec_body(rk, nr, iv, out, in, nblocks);
+    aesir_wipe_stack(BS_STACK);
 }
 
 /* ---------------------------------------------------------------------

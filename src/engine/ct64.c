@@ -89,6 +89,7 @@
  * no faster: one state already keeps the integer units busy.
  */
 #include "internal.h"
+#include "stack_wipe.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
@@ -321,7 +322,8 @@ static void put_rk(void *rk, unsigned r, const uint64_t q[8])
     memcpy((uint8_t *)rk + 64 * (size_t)r, q, 64);
 }
 
-static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
+                                            size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint32_t w[60];
@@ -339,7 +341,8 @@ static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
     aesir_wipe(w, sizeof(w));
 }
 
-static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
+                                            size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint32_t w[60];
@@ -363,8 +366,9 @@ static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
  * Bulk ECB, CTR, CBC decryption.
  * ------------------------------------------------------------------- */
 
-static void encrypt(const void *rkv, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void encrypt_body(const void *rkv, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     uint64_t q[8];
@@ -388,8 +392,9 @@ static void encrypt(const void *rkv, unsigned nr, uint8_t *out,
     }
 }
 
-static void decrypt(const void *rkv, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void decrypt_body(const void *rkv, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     uint64_t q[8];
@@ -419,8 +424,9 @@ INLINE uint32_t swap32(uint32_t x)
  * comparison, not a branch. The counter blocks go straight into the
  * interleaved words of load_blocks, without a trip through memory.
  */
-static void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16],
-                      uint8_t *out, const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
+                                     uint8_t ctr[16], uint8_t *out,
+                                     const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
@@ -452,8 +458,9 @@ static void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16],
 
 /* CBC decryption, four blocks per pass: the ciphertext is copied before
  * anything is written, so out == in works. */
-static void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void cbc_dec_body(const void *rkv, unsigned nr,
+                                         uint8_t iv[16], uint8_t *out,
+                                         const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = RK(rkv);
     uint8_t chain[80]; /* iv, then the ciphertext blocks of this pass */
@@ -474,6 +481,21 @@ static void cbc_dec(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
     memcpy(iv, chain, 16);
     aesir_wipe(q, sizeof(q));
 }
+
+/*
+ * The entry points: each body, then the stack it used wiped
+ * (stack_wipe.h). The eight state words, the S-box circuit's temporaries
+ * and the transposition's words do not fit in 16 registers; gcc and
+ * clang spill them, output blocks and round-key words included. The
+ * bodies reach 656 bytes deep (CBC decryption).
+ */
+#define CT64_STACK 960
+STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, CT64_STACK)
+STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, CT64_STACK)
+STACK_WIPED_BLOCKS(encrypt, encrypt_body, CT64_STACK)
+STACK_WIPED_BLOCKS(decrypt, decrypt_body, CT64_STACK)
+STACK_WIPED_CHAIN(ctr_crypt, ctr_body, CT64_STACK)
+STACK_WIPED_CHAIN(cbc_dec, cbc_dec_body, CT64_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ct64",

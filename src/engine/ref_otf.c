@@ -67,6 +67,7 @@
  * Batch: 1 block.
  */
 #include "internal.h"
+#include "stack_wipe.h"
 
 /* The S-box and its inverse (FIPS-197 figures 7 and 14): src/core/sbox.c. */
 #define sbox aesir_sbox
@@ -298,7 +299,8 @@ static void inv_cipher(uint8_t s[16], struct key_window *kw,
  * ------------------------------------------------------------------- */
 
 /* The encryption state is the cipher key itself, w[0 .. Nk-1]. */
-static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
+                                            size_t key_len)
 {
     memcpy(rk, key, key_len);
 }
@@ -309,7 +311,8 @@ static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
  * and dropped one at a time; the full schedule never exists). The ring
  * then holds them in slot order, which is the layout stored.
  */
-static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
+                                            size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6;
     struct key_window kw;
@@ -321,8 +324,9 @@ static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
     aesir_wipe(&kw, sizeof(kw));
 }
 
-static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     struct key_window kw;
     for (size_t i = 0; i < nblocks; i++) {
@@ -334,8 +338,9 @@ static void encrypt(const void *rk, unsigned nr, uint8_t *out,
     aesir_wipe(&kw, sizeof(kw));
 }
 
-static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
+                                         uint8_t *out, const uint8_t *in,
+                                         size_t nblocks)
 {
     struct key_window kw;
     for (size_t i = 0; i < nblocks; i++) {
@@ -346,6 +351,19 @@ static void decrypt(const void *rk, unsigned nr, uint8_t *out,
     }
     aesir_wipe(&kw, sizeof(kw));
 }
+
+/*
+ * The entry points: each body, then the stack it used wiped
+ * (stack_wipe.h). The key window is wiped by name above; the state
+ * block, the output block it ends as (plaintext, or a mode's keystream)
+ * and whatever the compiler spills are not. The bodies reach 352 bytes
+ * deep.
+ */
+#define OTF_STACK 640
+STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, OTF_STACK)
+STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, OTF_STACK)
+STACK_WIPED_BLOCKS(encrypt, encrypt_body, OTF_STACK)
+STACK_WIPED_BLOCKS(decrypt, decrypt_body, OTF_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ref-otf",

@@ -298,11 +298,11 @@ INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
         v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
 }
 
-/* More than 4 blocks: out of line, so that the short paths of encrypt and
- * decrypt need no stack frame (as ctr_bulk for CTR). */
-__attribute__((noinline)) FN void ecb_bulk(const uint8_t *rk, unsigned nr,
-                                           uint8_t *out, const uint8_t *in,
-                                           size_t nblocks, int dec)
+/* More than 4 blocks: out of line (ecb_bulk_enc, ecb_bulk_dec below), so
+ * that the short paths of encrypt and decrypt need no stack frame (as
+ * ctr_bulk for CTR). */
+INL void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
+                  const uint8_t *in, size_t nblocks, const int dec)
 {
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         ecb_n(rk, nr, out, in, U, 0, 0, dec);
@@ -313,6 +313,24 @@ __attribute__((noinline)) FN void ecb_bulk(const uint8_t *rk, unsigned nr,
     if (nblocks > 0)
         TAIL_SWITCH(nblocks, K);
 #undef K
+}
+
+/* One function per direction, dec a constant in each: with dec an
+ * argument, gcc 12 merged the two directions' tail stores and carried
+ * the last vector to them through a stack slot, which left a plaintext
+ * block in the dead frame after a decryption. */
+__attribute__((noinline)) FN void ecb_bulk_enc(const uint8_t *rk, unsigned nr,
+                                               uint8_t *out, const uint8_t *in,
+                                               size_t nblocks)
+{
+    ecb_bulk(rk, nr, out, in, nblocks, 0);
+}
+
+__attribute__((noinline)) FN void ecb_bulk_dec(const uint8_t *rk, unsigned nr,
+                                               uint8_t *out, const uint8_t *in,
+                                               size_t nblocks)
+{
+    ecb_bulk(rk, nr, out, in, nblocks, 1);
 }
 
 /* Up to 4 blocks (a 64-byte message) inline: one block on xmm, 2 to 4 in
@@ -327,8 +345,10 @@ INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
         ecb_n(rk, nr, out, in, 1, 1, v_tail(nblocks), dec);
     else if (nblocks <= 4)
         ecb_n(rk, nr, out, in, 4 / VW, 1, v_tail(nblocks), dec);
+    else if (dec)
+        ecb_bulk_dec(rk, nr, out, in, nblocks);
     else
-        ecb_bulk(rk, nr, out, in, nblocks, dec);
+        ecb_bulk_enc(rk, nr, out, in, nblocks);
 }
 
 FN void encrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
@@ -898,9 +918,10 @@ INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
 }
 
 /* The manager of cbc_enc_many and (mac, nothing stored but the chaining
- * values) cbc_mac_many. */
-INL void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
-                   const int mac)
+ * values) cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
+ * went through the single-message path (secrets in registers only). */
+INL int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
+                  const int mac)
 {
     struct mb m;
     struct aesir_cbc_lane *l;
@@ -913,7 +934,7 @@ INL void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
         for (size_t i = 0; i < nlanes; i++)
             serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv, lanes[i].out,
                               lanes[i].in, lanes[i].nblocks);
-        return;
+        return 0;
     }
     while (n < MB_SLOTS &&
            (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
@@ -955,19 +976,47 @@ INL void mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
         memcpy(l->iv, m.chain[0], 16);
         serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
     }
-    aesir_wipe(m.kt, sizeof(m.kt[0]) * (nr + 1));
-    if (mac) /* inner chain values of a MAC (the last lane's, moved slots') */
-        aesir_wipe(m.chain, sizeof(m.chain));
+    return 1;
 }
 
-FN void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+__attribute__((noinline)) FN int
+cbc_enc_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
 {
-    mb_manage(nr, lanes, nlanes, 0);
+    return mb_manage(nr, lanes, nlanes, 0);
 }
 
-FN void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+__attribute__((noinline)) FN int
+cbc_mac_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
 {
-    mb_manage(nr, lanes, nlanes, 1);
+    return mb_manage(nr, lanes, nlanes, 1);
+}
+
+/*
+ * The entry points: the manager, out of line, then, when it interleaved,
+ * the stack it and its kernels used wiped (aesir_wipe_stack, internal.h):
+ * the key table (rows 0..nr of all 16 slots, those of dummy and freed
+ * slots included), the chaining values (a MAC's inner ones are secret),
+ * the kernels' copies of K0 and K1 (MB_KREG: gcc 12 stores them to the
+ * stack besides holding them in registers) and what they spill (on ymm
+ * the regrouped blocks and chains by design: plaintext, and a MAC's
+ * chain). The manager and its kernels reach 6256 bytes deep; the memset
+ * comes once per call that runs several messages at once, work of 10^4
+ * cycles and more.
+ */
+#define MB_STACK 6528
+
+static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                         size_t nlanes)
+{
+    if (cbc_enc_many_body(nr, lanes, nlanes))
+        aesir_wipe_stack(MB_STACK);
+}
+
+static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
+                         size_t nlanes)
+{
+    if (cbc_mac_many_body(nr, lanes, nlanes))
+        aesir_wipe_stack(MB_STACK);
 }
 
 /* ---------------------------------------------------------------------

@@ -68,9 +68,9 @@ VP_INLINE __m128i ser_in(__m128i y, __m128i k)
                  k);
 }
 
-VP_TARGET static void cbc_enc_serial(const void *rkv, unsigned nr,
-                                     uint8_t iv[16], uint8_t *out,
-                                     const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY VP_TARGET static void
+cbc_enc_serial(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
+               const uint8_t *in, size_t nblocks)
 {
     const __m128i *rk = rkv;
     const __m128i m = _mm_set1_epi8(0x0f);

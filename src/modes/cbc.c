@@ -14,6 +14,7 @@
 
 #define CHUNK_BLOCKS 32
 
+/* x is the cipher's input, plaintext XOR chaining value: wiped. */
 void aesir_cbc_enc_generic(const struct aesir_key_state *ks, uint8_t iv[16],
                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
@@ -23,6 +24,7 @@ void aesir_cbc_enc_generic(const struct aesir_key_state *ks, uint8_t iv[16],
         ks->engine->encrypt(ks->rk_enc, ks->nr, iv, x, 1);
         memcpy(out + 16 * i, iv, 16);
     }
+    aesir_wipe(x, sizeof(x));
 }
 
 void aesir_cbc_dec_generic(const struct aesir_key_state *ks, uint8_t iv[16],

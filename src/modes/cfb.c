@@ -166,10 +166,12 @@ void aesir_cfb128_update(struct cipher_state *st, uint8_t *out,
     st->n = pos;
 }
 
-/* One CFB8 step: the register moves left by one byte. */
-static uint8_t cfb8_byte(struct cipher_state *st, uint8_t x)
+/* One CFB8 step: the register moves left by one byte. o receives the
+ * keystream block, E(register), of which the step uses one byte; the
+ * caller wipes it. */
+static uint8_t cfb8_byte(struct cipher_state *st, uint8_t o[16], uint8_t x)
 {
-    uint8_t o[16], y, c;
+    uint8_t y, c;
 
     aesir_encrypt1(st, o, st->iv);
     y = x ^ o[0];
@@ -179,17 +181,20 @@ static uint8_t cfb8_byte(struct cipher_state *st, uint8_t x)
     return y;
 }
 
+/* The keystream blocks go through one buffer, wiped once per call. */
 void aesir_cfb8_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
                        size_t len)
 {
+    uint8_t o[16];
+
     for (size_t i = 0; i < len; i++)
-        out[i] = cfb8_byte(st, in[i]);
+        out[i] = cfb8_byte(st, o, in[i]);
+    aesir_wipe(o, sizeof(o));
 }
 
-/* One CFB1 step: the register moves left by one bit. */
-static unsigned cfb1_bit(struct cipher_state *st, unsigned bit)
+/* One CFB1 step: the register moves left by one bit; o as in CFB8. */
+static unsigned cfb1_bit(struct cipher_state *st, uint8_t o[16], unsigned bit)
 {
-    uint8_t o[16];
     unsigned y, c;
 
     aesir_encrypt1(st, o, st->iv);
@@ -206,12 +211,14 @@ void aesir_cfb1_update_bits(struct cipher_state *st, uint8_t *out,
 {
     /* not (nbits + 7) / 8, which wraps to 0 for nbits > SIZE_MAX - 7 */
     size_t nbytes = nbits / 8 + (nbits % 8 != 0);
+    uint8_t o[16];
 
     for (size_t byte = 0; byte < nbytes; byte++) {
         unsigned x = in[byte], y = 0;
         unsigned nb = nbits - 8 * byte < 8 ? (unsigned)(nbits - 8 * byte) : 8;
         for (unsigned j = 0; j < nb; j++)
-            y |= cfb1_bit(st, (x >> (7 - j)) & 1u) << (7 - j);
+            y |= cfb1_bit(st, o, (x >> (7 - j)) & 1u) << (7 - j);
         out[byte] = (uint8_t)y;
     }
+    aesir_wipe(o, sizeof(o));
 }

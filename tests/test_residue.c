@@ -1,0 +1,1252 @@
+/*
+ * test_residue.c -- no secrets left behind on the stack (issue 17).
+ *
+ * Every public function that touches a key or a message runs, on every
+ * available engine and key size, on a stack of its own: an mmap'd region
+ * filled with a pattern and entered with makecontext/swapcontext, so
+ * that when the call has returned its dead frames are ordinary memory
+ * the test may read. The region is then scanned, at every byte offset,
+ * for 8-byte pieces of what the call must not leave there:
+ *
+ *   key        the key itself;
+ *   rk         the FIPS-197 section 5.2 round keys;
+ *   rk-inv     the equivalent inverse cipher's round keys (section
+ *              5.3.5: InvMixColumns of rounds 1 .. nr-1);
+ *   sched      the engine's own schedule as stored in the context (every
+ *              16-byte-aligned 16-byte chunk of its rk_enc and rk_dec
+ *              areas, as two 8-byte pieces, which also covers the 64-bit
+ *              words of the bitsliced layouts);
+ *   keystream  the blocks E(..) that a stream mode XORs with the data
+ *              (CTR: E(counter); OFB: E^i(IV); CFB128: E(C_(i-1)); CFB8
+ *              and CFB1: E(register) for every segment), computed here
+ *              with the ref engine;
+ *   plaintext  the plaintext blocks the call handled (for ECB and CBC
+ *              with the padding added);
+ *   cbc-xor    CBC's P_i ^ C_(i-1): the cipher's input when encrypting,
+ *              its output when decrypting;
+ *   mac-chain  the inner chaining values of aesir_cbc_mac_many (all but
+ *              the last block of each chain, which is returned).
+ *
+ * An 8-byte piece that could be there by chance (fewer than 4 distinct
+ * byte values, or only the bytes 00 0f f0 ff: every word of the
+ * bitsliced schedules, which hold 16 bits each) is looked for together
+ * with the 24 bytes that follow it in the schedule, as a 32-byte run,
+ * and as itself four times over (a ymm broadcast of it), or not at all
+ * where neither is strong enough (the zeros after a schedule).
+ * Pieces shorter than 8 bytes (the end of a message that is not a
+ * multiple of 8) are not looked for.
+ *
+ * The result is a table on stdout, per engine and function, of what was
+ * found (kind and number of distinct 16-byte secrets); -v prints the
+ * clean rows too and where each hit lies. The test fails when keystream,
+ * plaintext, cbc-xor or mac-chain is found anywhere, or key material
+ * that the allowlist below does not name with its reason.
+ *
+ * It can fail: a self-check first runs a deliberately leaky function on
+ * the same stack (the key, a round key, a keystream block at an odd
+ * offset, a plaintext block and 32 bytes of ct64's bitsliced schedule
+ * copied into its frame, no wipe) and requires every planted kind to be
+ * found, and the same function with aesir_wipe() to leave nothing.
+ *
+ * The program is linked with immediate binding (tests/CMakeLists.txt):
+ * a lazy PLT resolution on the dedicated stack would save every vector
+ * register there (the dynamic linker's XSAVE), which is no residue of
+ * the library's. One-time work (CPU probe, self-tests) is done on the
+ * main stack before the scans.
+ *
+ * What it cannot see: registers (out of scope), secrets in transformed
+ * form (bitsliced or vector-permute bases), and pieces below 8 bytes.
+ * It is skipped (exit 77) in builds where the stack is not the library's
+ * own: AddressSanitizer (which may move frames to a heap "fake stack")
+ * and ThreadSanitizer (which does not follow swapcontext), and in
+ * unoptimised builds (-O0 spills every intrinsic's value; the promise is
+ * for optimised code). It does not run in the coverage build
+ * (tests/CMakeLists.txt): the counters take registers, and clang then
+ * spills round keys that the shipped code keeps in registers.
+ *
+ * Options: -v (all rows, where each hit lies), --engine NAME (only that
+ * engine), --row PREFIX (only the functions whose row starts so). Keys
+ * and data are random but reproducible per engine and key size;
+ * AESIR_TEST_SEED=n draws others.
+ */
+#define _DEFAULT_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "aesir.h"
+#include "check.h"
+#include "internal.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RESIDUE_SKIP "AddressSanitizer or ThreadSanitizer build"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||     \
+    __has_feature(memory_sanitizer)
+#define RESIDUE_SKIP "sanitizer build"
+#endif
+#endif
+#if !defined(RESIDUE_SKIP) && !defined(__OPTIMIZE__)
+#define RESIDUE_SKIP "unoptimised build"
+#endif
+
+/* ---- what is looked for ------------------------------------------------ */
+
+enum kind {
+    K_KEY,
+    K_RK,
+    K_RKINV,
+    K_SCHED,
+    K_KEYSTREAM,
+    K_PLAIN,
+    K_CBCXOR,
+    K_MACCHAIN,
+    NKINDS
+};
+
+static const char *const kind_name[NKINDS] = {
+    "key",       "rk",        "rk-inv",  "sched",
+    "keystream", "plaintext", "cbc-xor", "mac-chain"};
+
+/* Key material may be allowlisted; the rest never. */
+static int kind_is_key(unsigned k)
+{
+    return k <= K_SCHED;
+}
+
+/*
+ * Residues accepted, each with its reason (for SECURITY.md), printed
+ * when found. engine and row match exactly, or "*" anything; row also
+ * matches as a prefix ending in '*'. Only key material may be listed.
+ * None today: every residue found is removed, in the AES-instruction
+ * engines by keeping secrets in registers, in the software engines and
+ * the multi-buffer managers by wiping their stack (src/engine/
+ * stack_wipe.h). A round-key spill that cannot be removed goes here,
+ * e.g. {"aesni", "cbc_mac_many", K_RK, "why"}.
+ */
+struct allow {
+    const char *engine, *row;
+    unsigned kind;
+    const char *why;
+};
+
+static const struct allow allowlist[] = {
+    {NULL, NULL, 0, NULL}, /* end */
+};
+
+static int match(const char *pat, const char *s)
+{
+    size_t n;
+    if (strcmp(pat, "*") == 0)
+        return 1;
+    n = strlen(pat);
+    if (n > 0 && pat[n - 1] == '*')
+        return strncmp(pat, s, n - 1) == 0;
+    return strcmp(pat, s) == 0;
+}
+
+static const struct allow *allowed(const char *engine, const char *row,
+                                   unsigned kind)
+{
+    for (size_t i = 0; allowlist[i].engine != NULL; i++)
+        if (allowlist[i].kind == kind && match(allowlist[i].engine, engine) &&
+            match(allowlist[i].row, row))
+            return &allowlist[i];
+    return NULL;
+}
+
+/*
+ * The secrets of one scan: pieces, each belonging to a secret (a 16-byte
+ * block, or a whole key) of one kind, in an open-addressing hash table
+ * keyed by their first 8 bytes. A piece is 8 bytes of the secret, or,
+ * where those 8 bytes are weak (could occur by chance), 32 bytes of the
+ * area it lies in, all of which must match. The key's pieces are
+ * registered once per key ("fixed"), the call's after them.
+ */
+#define MAX_PIECES 16384
+#define MAX_SECRETS 8192
+#define HBITS 15
+
+struct piece {
+    uint64_t v; /* bytes 0..7, the hash key */
+    uint32_t secret;
+    uint8_t len;      /* 8, or 32 */
+    uint8_t rest[24]; /* bytes 8..31 when len is 32 */
+};
+
+static struct piece pieces[MAX_PIECES];
+static size_t npieces, fixed_pieces;
+static uint8_t secret_kind[MAX_SECRETS], secret_found[MAX_SECRETS];
+static size_t nsecrets, fixed_secrets;
+static uint32_t htab[1u << HBITS]; /* piece index + 1, 0: empty */
+static size_t skipped_weak, long_pieces;
+
+static uint32_t hash64(uint64_t v)
+{
+    return (uint32_t)((v * 0x9e3779b97f4a7c15u) >> (64 - HBITS));
+}
+
+static unsigned distinct_bytes(const uint8_t *p, size_t n)
+{
+    uint8_t seen[256] = {0};
+    unsigned d = 0;
+    for (size_t i = 0; i < n; i++) {
+        d += !seen[p[i]];
+        seen[p[i]] = 1;
+    }
+    return d;
+}
+
+/*
+ * 8 bytes that could be on the stack by chance: fewer than 4 distinct
+ * bytes (zeros, fills), or only the bytes 00 0f f0 ff. The bitsliced
+ * schedules (ct64, bs-avx2, bs-avx512) are made of the latter: each
+ * 4-bit column of a word holds one key bit for its four block slots, so
+ * a word carries 16 bits, and a state word of four near-equal counter
+ * blocks has the same form; such matches came up by chance.
+ */
+static int weak8(const uint8_t p[8])
+{
+    int bitsliced = 1;
+    for (int i = 0; i < 8; i++)
+        bitsliced &=
+            p[i] == 0x00 || p[i] == 0x0f || p[i] == 0xf0 || p[i] == 0xff;
+    return bitsliced || distinct_bytes(p, 8) < 4;
+}
+
+/* A 32-byte run stands for a weak word: 4 distinct byte values and 3
+ * distinct words at least (up to 64 bits for bitsliced words). */
+static int weak32(const uint8_t p[32])
+{
+    unsigned words = 1;
+    for (int i = 8; i < 32; i += 8) {
+        int seen = 0;
+        for (int j = 0; j < i; j += 8)
+            seen |= memcmp(p + i, p + j, 8) == 0;
+        words += !seen;
+    }
+    return words < 3 || distinct_bytes(p, 32) < 4;
+}
+
+static void insert_piece(size_t i)
+{
+    uint32_t h = hash64(pieces[i].v);
+    while (htab[h] != 0)
+        h = (h + 1) & ((1u << HBITS) - 1);
+    htab[h] = (uint32_t)(i + 1);
+}
+
+/* Whether a piece of len bytes equal to p is registered. */
+static int have_piece(const uint8_t *p, unsigned len)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    for (uint32_t h = hash64(v);; h = (h + 1) & ((1u << HBITS) - 1)) {
+        const struct piece *e;
+        if (htab[h] == 0)
+            return 0;
+        e = &pieces[htab[h] - 1];
+        if (e->v == v && e->len == len &&
+            (len == 8 || memcmp(e->rest, p + 8, 24) == 0))
+            return 1;
+    }
+}
+
+static size_t new_secret(unsigned kind)
+{
+    if (nsecrets == MAX_SECRETS) {
+        fprintf(stderr, "test_residue: too many secrets\n");
+        exit(1);
+    }
+    secret_kind[nsecrets] = (uint8_t)kind;
+    return nsecrets++;
+}
+
+/* A piece of len bytes (8 or 32) equal to p for secret s, unless one is
+ * registered already (it keeps its first secret). */
+static void put_piece(size_t s, const uint8_t *p, unsigned len)
+{
+    if (have_piece(p, len))
+        return;
+    if (npieces == MAX_PIECES) {
+        fprintf(stderr, "test_residue: too many pieces\n");
+        exit(1);
+    }
+    memcpy(&pieces[npieces].v, p, 8);
+    pieces[npieces].secret = (uint32_t)s;
+    pieces[npieces].len = (uint8_t)len;
+    if (len == 32) {
+        memcpy(pieces[npieces].rest, p + 8, 24);
+        long_pieces++;
+    }
+    insert_piece(npieces++);
+}
+
+/*
+ * The piece at p for secret s; avail bytes can be read from p. A weak
+ * word is looked for as the 32-byte run it starts; with bcast also as
+ * itself four times over, the ymm a bitsliced vector engine broadcasts it
+ * to (bs-avx2 spilled those), when it has 4 distinct bytes: that form
+ * does not come about by chance (state words differ from lane to lane).
+ */
+static void add_piece(size_t s, const uint8_t *p, size_t avail, int bcast)
+{
+    int looked = 0;
+
+    if (!weak8(p)) {
+        put_piece(s, p, 8);
+        return;
+    }
+    if (avail >= 32 && !weak32(p)) {
+        put_piece(s, p, 32);
+        looked = 1;
+    }
+    if (bcast && distinct_bytes(p, 8) >= 4) {
+        uint8_t run[32];
+        for (int i = 0; i < 32; i += 8)
+            memcpy(run + i, p, 8);
+        put_piece(s, run, 32);
+        looked = 1;
+    }
+    skipped_weak += !looked;
+}
+
+/* The 8-byte pieces of p[0..n) (n rounded down to 8) as one secret; a
+ * weak one is looked for with the 24 bytes after it when avail (>= n)
+ * bytes can be read from p. */
+static void add_secret_in(unsigned kind, const uint8_t *p, size_t n,
+                          size_t avail)
+{
+    size_t s = new_secret(kind);
+    for (size_t i = 0; i + 8 <= n; i += 8)
+        add_piece(s, p + i, avail - i, kind == K_SCHED);
+}
+
+static void add_secret(unsigned kind, const uint8_t *p, size_t n)
+{
+    add_secret_in(kind, p, n, n);
+}
+
+/* Each 16-byte block of p[0..n) a secret of its own (a last partial
+ * block: its whole 8-byte pieces). */
+static void add_blocks(unsigned kind, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i += 16)
+        add_secret(kind, p + i, n - i < 16 ? n - i : 16);
+}
+
+/* Back to the key's secrets only. */
+static void reset_call_secrets(void)
+{
+    npieces = fixed_pieces;
+    nsecrets = fixed_secrets;
+    memset(htab, 0, sizeof(htab));
+    for (size_t i = 0; i < npieces; i++)
+        insert_piece(i);
+}
+
+static void reset_all_secrets(void)
+{
+    fixed_pieces = fixed_secrets = 0;
+    reset_call_secrets();
+}
+
+/* ---- the dedicated stack ----------------------------------------------- */
+
+#define STACK_BYTES (256 * 1024)
+#define FILL 0xa5
+
+static unsigned char *stack_lo; /* STACK_BYTES, a guard page below */
+static size_t dirty_from;       /* lowest offset written since the fill */
+static ucontext_t main_uc, call_uc;
+static void (*call_fn)(void);
+static int verbose;
+static const char *only_row; /* --row: only rows starting so */
+
+static void trampoline(void)
+{
+    call_fn();
+}
+
+static void stack_setup(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m = mmap(NULL, STACK_BYTES + page, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        perror("mmap");
+        exit(1);
+    }
+    if (mprotect(m, page, PROT_NONE) != 0) {
+        perror("mprotect");
+        exit(1);
+    }
+    stack_lo = m + page;
+    memset(stack_lo, FILL, STACK_BYTES);
+    dirty_from = STACK_BYTES;
+}
+
+/* Runs fn on the dedicated stack, freshly filled; returns how deep it
+ * went (bytes from the top). */
+static size_t run_on_stack(void (*fn)(void))
+{
+    memset(stack_lo + dirty_from, FILL, STACK_BYTES - dirty_from);
+    call_fn = fn;
+    if (getcontext(&call_uc) != 0) {
+        perror("getcontext");
+        exit(1);
+    }
+    call_uc.uc_stack.ss_sp = stack_lo;
+    call_uc.uc_stack.ss_size = STACK_BYTES;
+    call_uc.uc_link = &main_uc;
+    makecontext(&call_uc, trampoline, 0);
+    if (swapcontext(&main_uc, &call_uc) != 0) {
+        perror("swapcontext");
+        exit(1);
+    }
+    dirty_from = 0;
+    while (dirty_from < STACK_BYTES && stack_lo[dirty_from] == FILL)
+        dirty_from++;
+    return STACK_BYTES - dirty_from;
+}
+
+/* Marks secret_found for every secret with a piece in the dirty part of
+ * the stack; returns the number of hits. */
+static size_t scan_stack(void)
+{
+    size_t hits = 0;
+    memset(secret_found, 0, nsecrets);
+    for (size_t off = dirty_from; off + 8 <= STACK_BYTES; off++) {
+        uint64_t v;
+        memcpy(&v, stack_lo + off, 8);
+        for (uint32_t h = hash64(v); htab[h] != 0;
+             h = (h + 1) & ((1u << HBITS) - 1)) {
+            const struct piece *e = &pieces[htab[h] - 1];
+            if (e->v != v)
+                continue;
+            if (e->len == 32 && (off + 32 > STACK_BYTES ||
+                                 memcmp(stack_lo + off + 8, e->rest, 24) != 0))
+                continue;
+            hits++;
+            secret_found[e->secret] = 1;
+            if (verbose)
+                printf("    hit: %s (%u bytes) at %zu bytes below the top "
+                       "(%p)\n",
+                       kind_name[secret_kind[e->secret]], e->len,
+                       STACK_BYTES - off, (void *)(stack_lo + off));
+        }
+    }
+    return hits;
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+#define MAX_ROWS 64
+
+struct row {
+    const char *name;
+    unsigned long found[NKINDS]; /* distinct secrets, summed over calls */
+    unsigned long calls;
+    size_t depth; /* the deepest call's stack use */
+};
+
+static struct row rows[MAX_ROWS];
+static size_t nrows;
+static unsigned long total_found[NKINDS];
+static const char *cur_engine;
+static int failed_residue;
+
+static struct row *row_of(const char *name)
+{
+    for (size_t i = 0; i < nrows; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    if (nrows == MAX_ROWS) {
+        fprintf(stderr, "test_residue: too many rows\n");
+        exit(1);
+    }
+    rows[nrows].name = name;
+    return &rows[nrows++];
+}
+
+/* Runs fn on the stack, scans for the registered secrets, adds what was
+ * found to row name. */
+static void scan_call(const char *name, void (*fn)(void))
+{
+    struct row *r;
+    size_t depth;
+    if (only_row != NULL && strncmp(name, only_row, strlen(only_row)) != 0) {
+        fn(); /* on this stack: a sequence's state must still advance */
+        return;
+    }
+    r = row_of(name);
+    depth = run_on_stack(fn);
+    if (depth > r->depth)
+        r->depth = depth;
+    scan_stack();
+    r->calls++;
+    for (size_t s = 0; s < nsecrets; s++)
+        if (secret_found[s])
+            r->found[secret_kind[s]]++;
+}
+
+static void report_engine(void)
+{
+    size_t clean = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        struct row *r = &rows[i];
+        char line[512];
+        size_t n = 0;
+        for (unsigned k = 0; k < NKINDS; k++) {
+            const struct allow *a;
+            if (r->found[k] == 0)
+                continue;
+            total_found[k] += r->found[k];
+            a = kind_is_key(k) ? allowed(cur_engine, r->name, k) : NULL;
+            n += (size_t)snprintf(line + n, sizeof(line) - n, " %s %lu%s",
+                                  kind_name[k], r->found[k],
+                                  a != NULL ? " (allowed)" : " (FAIL)");
+            if (a == NULL)
+                failed_residue = 1;
+            else
+                printf("  allowed: %s %s %s: %s\n", cur_engine, r->name,
+                       kind_name[k], a->why);
+        }
+        if (n == 0) {
+            clean++;
+            if (verbose)
+                printf("  %-12s %-26s clean (%lu calls, stack %zu)\n",
+                       cur_engine, r->name, r->calls, r->depth);
+            continue;
+        }
+        if (verbose)
+            printf("  %-12s %-26s%s (stack %zu)\n", cur_engine, r->name, line,
+                   r->depth);
+        else
+            printf("  %-12s %-26s%s\n", cur_engine, r->name, line);
+    }
+    printf("  %-12s %zu of %zu functions clean\n", cur_engine, clean, nrows);
+    nrows = 0;
+    memset(rows, 0, sizeof(rows));
+}
+
+/* ---- the calls ------------------------------------------------------------
+ */
+
+#define MAX_MSG 1024
+#define MB_JOBS 17
+
+static uint64_t rng_state = 0x6a09e667f3bcc908u;
+
+static uint64_t rng(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static void fill(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)rng();
+}
+
+/* Everything a call reads and writes lives here, off the dedicated
+ * stack: contexts, buffers, arguments. */
+static struct {
+    _Alignas(64) aesir_aes key;   /* engine under test */
+    _Alignas(64) aesir_aes ref;   /* ref engine, same key */
+    _Alignas(64) aesir_aes other; /* scratch key context */
+    aesir_cipher cipher;
+    const char *engine;
+    uint8_t keybytes[32];
+    size_t key_len;
+    unsigned dirs; /* init calls */
+    uint8_t iv[16];
+    uint8_t in[MAX_MSG + 32], out[MAX_MSG + 32], want[MAX_MSG + 32];
+    size_t len, out_len; /* bytes, or bits for CFB1 */
+    unsigned mode, dir, option;
+    size_t upd_off, upd_len, out_pos; /* incremental: this update */
+    aesir_cbc_job jobs[MB_JOBS];
+    size_t njobs;
+    int err;
+} g;
+
+/* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
+static int oneshot(const aesir_aes *k, uint8_t *out, size_t *out_len)
+{
+    size_t n = g.len;
+    int err;
+    *out_len = g.len;
+    switch (g.mode) {
+    case AESIR_MODE_ECB:
+        return g.dir == AESIR_ENCRYPT
+                   ? aesir_ecb_encrypt(k, g.option, out, MAX_MSG + 32, out_len,
+                                       g.in, g.len)
+                   : aesir_ecb_decrypt(k, g.option, out, MAX_MSG + 32, out_len,
+                                       g.in, g.len);
+    case AESIR_MODE_CBC:
+        return g.dir == AESIR_ENCRYPT
+                   ? aesir_cbc_encrypt(k, g.iv, g.option, out, MAX_MSG + 32,
+                                       out_len, g.in, g.len)
+                   : aesir_cbc_decrypt(k, g.iv, g.option, out, MAX_MSG + 32,
+                                       out_len, g.in, g.len);
+    case AESIR_MODE_CFB128:
+        return g.dir == AESIR_ENCRYPT
+                   ? aesir_cfb128_encrypt(k, g.iv, out, g.in, n)
+                   : aesir_cfb128_decrypt(k, g.iv, out, g.in, n);
+    case AESIR_MODE_CFB8:
+        return g.dir == AESIR_ENCRYPT
+                   ? aesir_cfb8_encrypt(k, g.iv, out, g.in, n)
+                   : aesir_cfb8_decrypt(k, g.iv, out, g.in, n);
+    case AESIR_MODE_CFB1:
+        *out_len = (n + 7) / 8;
+        return g.dir == AESIR_ENCRYPT
+                   ? aesir_cfb1_encrypt(k, g.iv, out, g.in, n)
+                   : aesir_cfb1_decrypt(k, g.iv, out, g.in, n);
+    case AESIR_MODE_OFB:
+        return aesir_ofb_crypt(k, g.iv, out, g.in, n);
+    default:
+        err = aesir_ctr_crypt(k, g.iv, g.option, out, g.in, n);
+        return err;
+    }
+}
+
+/* The calls run on the dedicated stack. */
+static void call_init(void)
+{
+    g.err =
+        aesir_aes_init_ex(&g.other, g.keybytes, g.key_len, g.engine, g.dirs);
+}
+
+static void call_encrypt_blocks(void)
+{
+    g.err = aesir_aes_encrypt_blocks(&g.key, g.out, g.in, g.len / 16);
+}
+
+static void call_decrypt_blocks(void)
+{
+    g.err = aesir_aes_decrypt_blocks(&g.key, g.out, g.in, g.len / 16);
+}
+
+static void call_oneshot(void)
+{
+    g.err = oneshot(&g.key, g.out, &g.out_len);
+}
+
+static void call_cipher_init(void)
+{
+    g.err = aesir_cipher_init(&g.cipher, &g.key, (aesir_mode)g.mode, g.dir,
+                              g.mode == AESIR_MODE_ECB ? NULL : g.iv,
+                              g.mode == AESIR_MODE_ECB ? 0 : 16, g.option);
+}
+
+static void call_cipher_update(void)
+{
+    size_t n = 0;
+    g.err = aesir_cipher_update(&g.cipher, g.out + g.out_pos,
+                                MAX_MSG + 32 - g.out_pos, &n, g.in + g.upd_off,
+                                g.upd_len);
+    g.out_pos += n;
+}
+
+static void call_cipher_final(void)
+{
+    size_t n = 0;
+    g.err = aesir_cipher_final(&g.cipher, g.out + g.out_pos,
+                               MAX_MSG + 32 - g.out_pos, &n);
+    g.out_pos += n;
+}
+
+static void call_cbc_many(void)
+{
+    g.err = aesir_cbc_encrypt_many(g.jobs, g.njobs);
+}
+
+static void call_mac_many(void)
+{
+    g.err = aesir_cbc_mac_many(g.jobs, g.njobs);
+}
+
+/* ---- expected secrets, from the ref engine on the main stack ------------ */
+
+static void ref_block(uint8_t out[16], const uint8_t in[16])
+{
+    if (aesir_aes_encrypt_block(&g.ref, out, in) != AESIR_OK)
+        abort();
+}
+
+/* The key's secrets: key, FIPS-197 schedules (the ref engine's layout),
+ * the engine's schedule in its context. */
+static void register_key_secrets(const aesir_aes *engine_ctx)
+{
+    const struct aesir_key_state *ref =
+        (const struct aesir_key_state *)(const void *)g.ref.opaque;
+    const struct aesir_key_state *ks =
+        (const struct aesir_key_state *)(const void *)engine_ctx->opaque;
+    unsigned nr = ref->nr;
+
+    reset_all_secrets();
+    add_secret(K_KEY, g.keybytes, g.key_len);
+    add_blocks(K_RK, ref->rk_enc, 16 * (nr + 1));
+    add_blocks(K_RKINV, ref->rk_dec, 16 * (nr + 1));
+    for (size_t i = 0; i < AESIR_RK_BYTES; i += 16) {
+        add_secret_in(K_SCHED, ks->rk_enc + i, 16, AESIR_RK_BYTES - i);
+        add_secret_in(K_SCHED, ks->rk_dec + i, 16, AESIR_RK_BYTES - i);
+    }
+    fixed_pieces = npieces;
+    fixed_secrets = nsecrets;
+}
+
+static void xor16(uint8_t *o, const uint8_t *a, const uint8_t *b)
+{
+    for (int i = 0; i < 16; i++)
+        o[i] = a[i] ^ b[i];
+}
+
+/* ECB/CBC: pt = the padded plaintext, ct = the ciphertext, nb blocks. */
+static void register_block_secrets(unsigned mode, const uint8_t *iv,
+                                   const uint8_t *pt, const uint8_t *ct,
+                                   size_t nb, int mac)
+{
+    uint8_t x[16];
+    add_blocks(K_PLAIN, pt, 16 * nb);
+    if (mode != AESIR_MODE_CBC)
+        return;
+    for (size_t i = 0; i < nb; i++) {
+        xor16(x, pt + 16 * i, i == 0 ? iv : ct + 16 * (i - 1));
+        add_secret(K_CBCXOR, x, 16);
+        if (mac && i + 1 < nb)
+            add_secret(K_MACCHAIN, ct + 16 * i, 16);
+    }
+}
+
+/* The call's secrets, from its input and the expected output g.want. */
+static void register_call_secrets(void)
+{
+    const uint8_t *pt = g.dir == AESIR_ENCRYPT ? g.in : g.want;
+    const uint8_t *ct = g.dir == AESIR_ENCRYPT ? g.want : g.in;
+    uint8_t reg[16], ks[16];
+    size_t nb;
+
+    reset_call_secrets();
+    switch (g.mode) {
+    case AESIR_MODE_ECB:
+    case AESIR_MODE_CBC: {
+        /* The ciphertext, whole blocks; the padded plaintext from it. */
+        static uint8_t padded[MAX_MSG + 32];
+        size_t n = 0;
+        nb = (g.dir == AESIR_ENCRYPT ? g.out_len : g.len) / 16;
+        if (nb == 0)
+            break;
+        if (g.mode == AESIR_MODE_ECB)
+            CHECK(aesir_ecb_decrypt(&g.ref, AESIR_PAD_NONE, padded,
+                                    sizeof(padded), &n, ct,
+                                    16 * nb) == AESIR_OK);
+        else
+            CHECK(aesir_cbc_decrypt(&g.ref, g.iv, AESIR_PAD_NONE, padded,
+                                    sizeof(padded), &n, ct,
+                                    16 * nb) == AESIR_OK);
+        register_block_secrets(g.mode, g.iv, padded, ct, nb, 0);
+        break;
+    }
+    case AESIR_MODE_CTR: {
+        uint8_t ctr[16];
+        memcpy(ctr, g.iv, 16);
+        for (size_t i = 0; i < (g.len + 15) / 16; i++) {
+            ref_block(ks, ctr);
+            add_secret(K_KEYSTREAM, ks, 16);
+            aesir_ctr_add(ctr, 1);
+        }
+        add_blocks(K_PLAIN, pt, g.len);
+        break;
+    }
+    case AESIR_MODE_OFB:
+        memcpy(reg, g.iv, 16);
+        for (size_t i = 0; i < (g.len + 15) / 16; i++) {
+            ref_block(reg, reg);
+            add_secret(K_KEYSTREAM, reg, 16);
+        }
+        add_blocks(K_PLAIN, pt, g.len);
+        break;
+    case AESIR_MODE_CFB128:
+        for (size_t i = 0; i < (g.len + 15) / 16; i++) {
+            ref_block(ks, i == 0 ? g.iv : ct + 16 * (i - 1));
+            add_secret(K_KEYSTREAM, ks, 16);
+        }
+        add_blocks(K_PLAIN, pt, g.len);
+        break;
+    case AESIR_MODE_CFB8:
+        memcpy(reg, g.iv, 16);
+        for (size_t i = 0; i < g.len; i++) {
+            ref_block(ks, reg);
+            add_secret(K_KEYSTREAM, ks, 16);
+            memmove(reg, reg + 1, 15);
+            reg[15] = ct[i];
+        }
+        add_blocks(K_PLAIN, pt, g.len);
+        break;
+    case AESIR_MODE_CFB1:
+        memcpy(reg, g.iv, 16);
+        for (size_t i = 0; i < g.len; i++) { /* g.len bits */
+            unsigned c = ct[i / 8] >> (7 - i % 8) & 1u;
+            ref_block(ks, reg);
+            add_secret(K_KEYSTREAM, ks, 16);
+            for (int j = 0; j < 15; j++)
+                reg[j] = (uint8_t)(reg[j] << 1 | reg[j + 1] >> 7);
+            reg[15] = (uint8_t)(reg[15] << 1 | c);
+        }
+        add_blocks(K_PLAIN, pt, g.len / 8);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- the test cases ---------------------------------------------------------
+ */
+
+static const char *mode_name(unsigned mode)
+{
+    static const char *const n[] = {"",     "ecb",  "cbc", "cfb128",
+                                    "cfb8", "cfb1", "ofb", "ctr"};
+    return n[mode];
+}
+
+static const char *pad_name(unsigned p)
+{
+    return p == AESIR_PAD_NONE ? "" : p == AESIR_PAD_PKCS7 ? " pkcs7" : " zero";
+}
+
+/* Row names live as long as the run. */
+static const char *row_name(const char *fmt, const char *a, const char *b,
+                            const char *c)
+{
+    static char names[256][48];
+    static size_t n;
+    char tmp[48];
+    snprintf(tmp, sizeof(tmp), fmt, a, b, c);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], tmp) == 0)
+            return names[i];
+    if (n == 256)
+        abort();
+    memcpy(names[n], tmp, sizeof(tmp));
+    return names[n++];
+}
+
+static void test_init(void)
+{
+    static const unsigned dirs[3] = {AESIR_ENCRYPT, AESIR_DECRYPT,
+                                     AESIR_ENCRYPT | AESIR_DECRYPT};
+    static const char *const names[3] = {"aes_init_ex enc", "aes_init_ex dec",
+                                         "aes_init_ex enc+dec"};
+    reset_call_secrets();
+    for (int i = 0; i < 3; i++) {
+        g.dirs = dirs[i];
+        scan_call(names[i], call_init);
+        CHECK_EQ(g.err, AESIR_OK);
+    }
+    aesir_aes_clear(&g.other);
+}
+
+static void test_raw_blocks(void)
+{
+    static const size_t nbs[] = {1, 7, 37};
+    for (size_t i = 0; i < sizeof(nbs) / sizeof(nbs[0]); i++) {
+        size_t nb = nbs[i];
+        g.len = 16 * nb;
+        g.mode = AESIR_MODE_ECB;
+        g.option = AESIR_PAD_NONE;
+        fill(g.in, g.len);
+
+        g.dir = AESIR_ENCRYPT;
+        g.out_len = g.len;
+        CHECK(aesir_aes_encrypt_blocks(&g.ref, g.want, g.in, nb) == AESIR_OK);
+        register_call_secrets();
+        scan_call("aes_encrypt_blocks", call_encrypt_blocks);
+        CHECK(g.err == AESIR_OK && memcmp(g.out, g.want, g.len) == 0);
+
+        g.dir = AESIR_DECRYPT;
+        CHECK(aesir_aes_decrypt_blocks(&g.ref, g.want, g.in, nb) == AESIR_OK);
+        register_call_secrets();
+        scan_call("aes_decrypt_blocks", call_decrypt_blocks);
+        CHECK(g.err == AESIR_OK && memcmp(g.out, g.want, g.len) == 0);
+    }
+}
+
+/* g.in for a decryption: the ref encryption of a random plaintext of
+ * plen bytes (valid padding), g.len its length. */
+static void make_ciphertext(size_t plen)
+{
+    static uint8_t p[MAX_MSG + 32];
+    size_t n = 0;
+    unsigned dir = g.dir;
+    fill(p, plen);
+    memcpy(g.in, p, plen);
+    g.len = plen;
+    g.dir = AESIR_ENCRYPT;
+    CHECK(oneshot(&g.ref, g.want, &n) == AESIR_OK);
+    memcpy(g.in, g.want, n);
+    g.len = n;
+    g.dir = dir;
+}
+
+/* One one-shot call with the current g.mode/dir/option on a fresh
+ * message of len bytes (bits for CFB1; for decryption with padding the
+ * plaintext's length). */
+static void oneshot_case(const char *row, size_t len)
+{
+    size_t n = 0;
+    int padded = (g.mode == AESIR_MODE_ECB || g.mode == AESIR_MODE_CBC) &&
+                 g.option != AESIR_PAD_NONE;
+
+    fill(g.iv, 16);
+    if (g.dir == AESIR_DECRYPT && padded) {
+        make_ciphertext(len);
+    } else {
+        g.len = len;
+        fill(g.in, g.mode == AESIR_MODE_CFB1 ? (len + 7) / 8 : len);
+    }
+    CHECK(oneshot(&g.ref, g.want, &n) == AESIR_OK);
+    g.out_len = n;
+    register_call_secrets();
+    memset(g.out, 0, sizeof(g.out));
+    scan_call(row, call_oneshot);
+    CHECK(g.err == AESIR_OK && g.out_len == n && memcmp(g.out, g.want, n) == 0);
+}
+
+static void test_oneshot(void)
+{
+    static const size_t whole[] = {16, 64, 592};
+    static const size_t any[] = {5, 16, 100, 531, 592};
+    static const size_t bits_lens[] = {1, 13, 67, 200};
+    static const size_t bytes8[] = {1, 17, 40};
+
+    for (unsigned mode = AESIR_MODE_ECB; mode <= AESIR_MODE_CBC; mode++)
+        for (unsigned dir = AESIR_ENCRYPT; dir <= AESIR_DECRYPT; dir++)
+            for (unsigned pad = AESIR_PAD_NONE; pad <= AESIR_PAD_ZERO; pad++) {
+                const char *row =
+                    row_name("%s_%s%s", mode_name(mode),
+                             dir == AESIR_ENCRYPT ? "encrypt" : "decrypt",
+                             pad_name(pad));
+                g.mode = mode, g.dir = dir, g.option = pad;
+                if (pad == AESIR_PAD_NONE) {
+                    for (size_t i = 0; i < 3; i++)
+                        oneshot_case(row, whole[i]);
+                } else if (pad == AESIR_PAD_ZERO && dir == AESIR_DECRYPT) {
+                    for (size_t i = 0; i < 3; i++)
+                        oneshot_case(row, whole[i]); /* whole blocks */
+                } else {
+                    for (size_t i = 0; i < 5; i++)
+                        oneshot_case(row, any[i]);
+                }
+            }
+    for (unsigned dir = AESIR_ENCRYPT; dir <= AESIR_DECRYPT; dir++) {
+        const char *d = dir == AESIR_ENCRYPT ? "encrypt" : "decrypt";
+        g.dir = dir, g.option = 0;
+        g.mode = AESIR_MODE_CFB128;
+        for (size_t i = 0; i < 5; i++)
+            oneshot_case(row_name("cfb128_%s", d, "", ""), any[i]);
+        g.mode = AESIR_MODE_CFB8;
+        for (size_t i = 0; i < 3; i++)
+            oneshot_case(row_name("cfb8_%s", d, "", ""), bytes8[i]);
+        g.mode = AESIR_MODE_CFB1;
+        for (size_t i = 0; i < 4; i++)
+            oneshot_case(row_name("cfb1_%s", d, "", ""), bits_lens[i]);
+    }
+    g.dir = AESIR_ENCRYPT;
+    g.mode = AESIR_MODE_OFB, g.option = 0;
+    for (size_t i = 0; i < 5; i++)
+        oneshot_case("ofb_crypt", any[i]);
+    g.mode = AESIR_MODE_CTR;
+    for (size_t i = 0; i < 5; i++) {
+        g.option = i % 2 ? 32 : 128;
+        oneshot_case("ctr_crypt", any[i]);
+    }
+}
+
+/* The incremental API on a message of len bytes cut at the given split
+ * lengths (the rest in a last update), each call scanned. */
+static void incremental_case(const char *row, size_t len, const size_t *split,
+                             size_t nsplit)
+{
+    size_t n = 0, off = 0;
+    int padded = (g.mode == AESIR_MODE_ECB || g.mode == AESIR_MODE_CBC) &&
+                 g.option != AESIR_PAD_NONE;
+
+    fill(g.iv, 16);
+    if (g.dir == AESIR_DECRYPT && padded) {
+        make_ciphertext(len);
+    } else {
+        g.len = len;
+        fill(g.in, len);
+    }
+    if (g.mode == AESIR_MODE_CFB1)
+        g.len = 8 * len; /* whole bytes: the one-shot in bits */
+    CHECK(oneshot(&g.ref, g.want, &n) == AESIR_OK);
+    g.out_len = n;
+    register_call_secrets();
+    if (g.mode == AESIR_MODE_CFB1)
+        g.len = len;
+    memset(g.out, 0, sizeof(g.out));
+    g.out_pos = 0;
+
+    scan_call(row, call_cipher_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    for (size_t i = 0; i <= nsplit && off <= g.len; i++) {
+        g.upd_off = off;
+        g.upd_len =
+            i < nsplit && split[i] < g.len - off ? split[i] : g.len - off;
+        scan_call(row, call_cipher_update);
+        CHECK_EQ(g.err, AESIR_OK);
+        off += g.upd_len;
+        if (off == g.len)
+            break;
+    }
+    scan_call(row, call_cipher_final);
+    CHECK(g.err == AESIR_OK && g.out_pos == n && memcmp(g.out, g.want, n) == 0);
+}
+
+static void test_incremental(void)
+{
+    static const size_t split1[] = {1, 15, 17, 33, 2};
+    static const size_t split2[] = {7, 250, 16, 100};
+
+    for (unsigned mode = AESIR_MODE_ECB; mode <= AESIR_MODE_CTR; mode++)
+        for (unsigned dir = AESIR_ENCRYPT; dir <= AESIR_DECRYPT; dir++) {
+            const char *row =
+                row_name("cipher %s %s", mode_name(mode),
+                         dir == AESIR_ENCRYPT ? "enc" : "dec", "");
+            unsigned opts[2];
+            g.mode = mode, g.dir = dir;
+            if (mode == AESIR_MODE_ECB || mode == AESIR_MODE_CBC) {
+                opts[0] = AESIR_PAD_PKCS7, opts[1] = AESIR_PAD_NONE;
+            } else if (mode == AESIR_MODE_CTR) {
+                opts[0] = 128, opts[1] = 32;
+            } else {
+                opts[0] = opts[1] = 0;
+            }
+            g.option = opts[0];
+            incremental_case(row, mode == AESIR_MODE_CFB1 ? 21 : 100, split1,
+                             5);
+            g.option = opts[1];
+            incremental_case(
+                row,
+                mode == AESIR_MODE_CFB1 || mode == AESIR_MODE_CFB8 ? 40 : 592,
+                split2, 4);
+        }
+}
+
+/* Multi-buffer CBC: njobs jobs of the lengths given on g.key. */
+static void many_case(int mac, const size_t *lens, size_t njobs)
+{
+    static uint8_t ins[MB_JOBS][MAX_MSG], outs[MB_JOBS][MAX_MSG];
+    static uint8_t ct[MAX_MSG], ivs[MB_JOBS][16];
+    reset_call_secrets();
+    g.njobs = njobs;
+    for (size_t j = 0; j < njobs; j++) {
+        aesir_cbc_job *jb = &g.jobs[j];
+        size_t n = 0;
+        fill(ins[j], lens[j]);
+        fill(ivs[j], 16);
+        jb->key = &g.key;
+        jb->in = ins[j];
+        jb->out = mac ? NULL : outs[j];
+        jb->len = lens[j];
+        memcpy(jb->iv, ivs[j], 16);
+        if (lens[j] == 0)
+            continue;
+        CHECK(aesir_cbc_encrypt(&g.ref, ivs[j], AESIR_PAD_NONE, ct, sizeof(ct),
+                                &n, ins[j], lens[j]) == AESIR_OK);
+        register_block_secrets(AESIR_MODE_CBC, ivs[j], ins[j], ct, lens[j] / 16,
+                               mac);
+    }
+    scan_call(mac ? "cbc_mac_many" : "cbc_encrypt_many",
+              mac ? call_mac_many : call_cbc_many);
+    CHECK_EQ(g.err, AESIR_OK);
+}
+
+static void test_many(void)
+{
+    static const size_t three[] = {48, 0, 160};
+    static const size_t many[MB_JOBS] = {16,  32, 48,  64,  80,  96,
+                                         112, 0,  128, 144, 160, 176,
+                                         192, 16, 592, 64,  256};
+    for (int mac = 0; mac < 2; mac++) {
+        many_case(mac, three, 3);
+        many_case(mac, many, MB_JOBS);
+    }
+}
+
+/* Random but reproducible: each engine and key size has its own seed
+ * (so that what an engine shows does not depend on which engines ran
+ * before it), AESIR_TEST_SEED varies them all. */
+static uint64_t seed_base;
+
+static void seed_for(const char *engine, size_t key_len)
+{
+    uint64_t h = 0xcbf29ce484222325u ^ seed_base;
+    for (const char *c = engine; *c != '\0'; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3u;
+    rng_state = h ^ key_len;
+}
+
+static void test_engine_key(size_t key_len)
+{
+    seed_for(g.engine, key_len);
+    g.key_len = key_len;
+    fill(g.keybytes, key_len);
+    CHECK(aesir_aes_init_ex(&g.ref, g.keybytes, key_len, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    CHECK(aesir_aes_init_ex(&g.key, g.keybytes, key_len, g.engine,
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    register_key_secrets(&g.key);
+    test_init();
+    test_raw_blocks();
+    test_oneshot();
+    test_incremental();
+    test_many();
+    aesir_aes_clear(&g.key);
+    aesir_aes_clear(&g.ref);
+}
+
+/* ---- the self-check: a leaky function is caught ----------------------------
+ */
+
+static int selfcheck_wipe;
+
+/* Copies the key, a round key, a keystream block, a plaintext block and
+ * 32 bytes of a bitsliced schedule into its frame, one of them at an odd
+ * offset, as a careless mode would; wipes them only when selfcheck_wipe
+ * is set. */
+__attribute__((noinline)) static void leaky(void)
+{
+    const struct aesir_key_state *ref =
+        (const struct aesir_key_state *)(const void *)g.ref.opaque;
+    const struct aesir_key_state *bs =
+        (const struct aesir_key_state *)(const void *)g.key.opaque;
+    uint8_t frame[160];
+    uint8_t *volatile p = frame; /* the stores cannot be dropped */
+
+    memcpy(p, g.keybytes, 16);
+    memcpy(p + 16, ref->rk_enc + 16 * 3, 16);
+    memcpy(p + 35, g.want, 16);              /* keystream, odd offset */
+    memcpy(p + 64, g.in, 16);                /* plaintext */
+    memcpy(p + 96, bs->rk_enc + 64 * 2, 32); /* round key 2, half */
+    if (selfcheck_wipe)
+        aesir_wipe(frame, sizeof(frame));
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+static void selfcheck(void)
+{
+    int ok_leak = 1, ok_clean = 1;
+    size_t depth;
+
+    g.key_len = 16;
+    fill(g.keybytes, 16);
+    CHECK(aesir_aes_init_ex(&g.ref, g.keybytes, 16, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    /* ct64, the portable bitsliced engine, is in every build */
+    CHECK(aesir_aes_init_ex(&g.key, g.keybytes, 16, "ct64",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    register_key_secrets(&g.key);
+    reset_call_secrets();
+    fill(g.want, 16);
+    fill(g.in, 16);
+    add_secret(K_KEYSTREAM, g.want, 16);
+    add_secret(K_PLAIN, g.in, 16);
+
+    selfcheck_wipe = 0;
+    depth = run_on_stack(leaky);
+    scan_stack();
+    CHECK(depth > 0 && depth < STACK_BYTES);
+    {
+        int seen[NKINDS] = {0};
+        for (size_t s = 0; s < nsecrets; s++)
+            seen[secret_kind[s]] |= secret_found[s];
+        ok_leak = seen[K_KEY] && seen[K_RK] && seen[K_KEYSTREAM] &&
+                  seen[K_PLAIN] && seen[K_SCHED];
+    }
+    selfcheck_wipe = 1;
+    run_on_stack(leaky);
+    ok_clean = scan_stack() == 0;
+    printf("self-check: leaky frame %s, wiped frame %s\n",
+           ok_leak ? "caught" : "NOT CAUGHT", ok_clean ? "clean" : "NOT CLEAN");
+    CHECK(ok_leak);
+    CHECK(ok_clean);
+    aesir_aes_clear(&g.ref);
+    aesir_aes_clear(&g.key);
+}
+
+/* ---- main
+ * ---------------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    const char *only = NULL;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-v") == 0) {
+            verbose = 1;
+        } else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc) {
+            only_row = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [-v] [--engine NAME] [--row PREFIX]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (getenv("AESIR_TEST_SEED") != NULL)
+        seed_base = strtoull(getenv("AESIR_TEST_SEED"), NULL, 0);
+#ifdef RESIDUE_SKIP
+    printf("SKIPPED: %s (the stack is not the library's own)\n", RESIDUE_SKIP);
+    return 77;
+#endif
+    stack_setup();
+    /* One-time work (CPU probe, self-tests, the C library's lazy
+     * bindings) happens here, on the main stack. */
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        uint8_t k[16] = {0};
+        if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        CHECK(aesir_aes_init_ex(&g.key, k, 16, aesir_engine_name(i),
+                                AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+        aesir_aes_clear(&g.key);
+    }
+    selfcheck();
+
+    printf("residue per engine and function (distinct secrets found, "
+           "summed over key sizes and calls):\n");
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        const char *name = aesir_engine_name(i);
+        if (only != NULL && strcmp(only, name) != 0)
+            continue;
+        if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
+            printf("  %-12s UNAVAILABLE\n", name);
+            continue;
+        }
+        cur_engine = g.engine = name;
+        for (size_t kl = 16; kl <= 32; kl += 8)
+            test_engine_key(kl);
+        report_engine();
+    }
+    printf("total:");
+    for (unsigned k = 0; k < NKINDS; k++)
+        printf(" %s %lu", kind_name[k], total_found[k]);
+    printf("\n(pieces: %zu 32-byte runs for weak words, %zu words not "
+           "looked for: zeros and the like)\n",
+           long_pieces, skipped_weak);
+    if (failed_residue)
+        printf("FAIL: secrets left on the stack (see the rows marked FAIL)\n");
+    CHECK(!failed_residue);
+    return check_summary();
+}
