@@ -30,12 +30,17 @@
  */
 #define _DEFAULT_SOURCE
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+/* cfb1_huge needs fork() and a guard page: not on WASI (Node.js). */
+#if !defined(__wasi__)
+#define HAVE_GUARD_PAGE 1
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 #include "aesir.h"
 #include "check.h"
@@ -163,6 +168,13 @@ static void test_wrap(const aesir_aes *k)
  * equal the CFB1 encryption of those bytes. Before the fix the call
  * returned AESIR_OK at once and wrote nothing.
  */
+#ifndef HAVE_GUARD_PAGE
+static void test_cfb1_huge(const aesir_aes *k)
+{
+    (void)k;
+    printf("cfb1_huge SKIPPED: no fork() or guard page on this platform\n");
+}
+#else
 static void test_cfb1_huge(const aesir_aes *k)
 {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 4096;
@@ -202,6 +214,7 @@ static void test_cfb1_huge(const aesir_aes *k)
     munmap(out, len);
     free(want);
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 
