@@ -29,7 +29,6 @@
  *               sanitizer build runs this test).
  */
 #define _DEFAULT_SOURCE
-#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +36,7 @@
 /* cfb1_huge needs fork() and a guard page: not on WASI (Node.js). */
 #if !defined(__wasi__)
 #define HAVE_GUARD_PAGE 1
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
