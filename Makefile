@@ -132,14 +132,15 @@ tsan:
 # target (FUZZ_TARGETS: some) for FUZZ_SECONDS from a copy of its seeds
 # in $(FUZZ_BUILD)/fuzz/<target>/ and fails on any crash or broken check.
 # FUZZ_SKIP_KNOWN=ON skips the call patterns of known, unfixed defects.
-# tests/fuzz/fuzz-deps.sh first installs clang's runtimes when missing.
+# tests/ct-msan-deps.sh first installs clang, its sanitizer and libFuzzer
+# runtimes and llvm-symbolizer when missing (the same needs as ct-msan).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_TARGETS ?=
 FUZZ_SKIP_KNOWN ?= OFF
 fuzz:
-	@sh tests/fuzz/fuzz-deps.sh $(FUZZ_CC)
+	@sh tests/ct-msan-deps.sh $(FUZZ_CC)
 	CC=$(FUZZ_CC) cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug \
 		-DAESIR_FUZZ=ON -DAESIR_TESTS=OFF -DAESIR_BENCH=OFF \
 		-DAESIR_FUZZ_SKIP_KNOWN=$(FUZZ_SKIP_KNOWN) $(CMAKE_FLAGS)

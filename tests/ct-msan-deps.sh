@@ -1,5 +1,8 @@
 #!/bin/sh
-# ct-msan-deps.sh -- run by `make ct-msan` first: installs, with apt, what
+# ct-msan-deps.sh -- run by `make ct-msan` first (and by `make fuzz`,
+# `make coverage` and `make tsan`, which need the same clang pieces:
+# libclang-rt-NN-dev holds the libFuzzer, TSan and profile runtimes too):
+# installs, with apt, what
 # the MemorySanitizer constant-time check needs when any is missing (as
 # root, or with sudo): the C compiler (clang), its sanitizer runtime
 # (libclang-rt-NN-dev, only recommended by clang's packages) and
