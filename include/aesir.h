@@ -188,7 +188,8 @@ AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
  *
  * Placement: anywhere 16-byte aligned -- the stack, static storage, or
  * memory from malloc() (which returns at least that on the platforms
- * aesir supports). aesir_aes_init and aesir_aes_init_ex refuse a context
+ * aesir supports; on 32-bit PowerPC, whose stack is only 8-byte aligned
+ * in practice, 8 is enough). aesir_aes_init and aesir_aes_init_ex refuse a context
  * that is not 16-byte aligned with AESIR_E_ARGUMENT and write nothing to
  * it; every other function takes such a context (a key copied to a
  * misaligned place, say) for one not initialised: AESIR_E_STATE. A context at a 64-byte
