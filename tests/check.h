@@ -5,6 +5,7 @@
 #ifndef AESIR_TEST_CHECK_H
 #define AESIR_TEST_CHECK_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 static unsigned check_passed, check_failed;
@@ -20,6 +21,22 @@ static unsigned check_passed, check_failed;
     } while (0)
 
 #define CHECK_EQ(a, b) CHECK((a) == (b))
+
+/* 1 when the n bytes at p all equal v (a buffer left as it was, or
+ * wiped), else 0. */
+static inline int all_eq(const void *p, unsigned char v, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != v)
+            return 0;
+    return 1;
+}
+
+static inline int all_zero(const void *p, size_t n)
+{
+    return all_eq(p, 0, n);
+}
 
 static inline int check_summary(void)
 {

@@ -22,15 +22,6 @@ static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2,
                                   0x4f, 0x3c};
 static const uint8_t iv0[16] = {0};
 
-static int all_zero(const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != 0)
-            return 0;
-    return 1;
-}
-
 static void test_strerror(void)
 {
     for (int e = 0; e >= AESIR_E_SELFTEST; e--) {

@@ -44,15 +44,6 @@ static void fill(uint8_t *p, size_t n, unsigned seed)
         p[i] = (uint8_t)(seed * 131u + i * 29u + (i >> 8));
 }
 
-static int all_zero(const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != 0)
-            return 0;
-    return 1;
-}
-
 static int available(size_t i)
 {
     return (aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE) != 0;

@@ -69,14 +69,6 @@ static const uint8_t key32[32] = {
 static const uint8_t iv16[16] = {0, 1, 2,  3,  4,  5,  6,  7,
                                  8, 9, 10, 11, 12, 13, 14, 15};
 
-static int all_eq(const uint8_t *p, uint8_t v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] != v)
-            return 0;
-    return 1;
-}
-
 static void fill(uint8_t *p, size_t n, unsigned seed)
 {
     for (size_t i = 0; i < n; i++)
