@@ -129,8 +129,8 @@ AESIR_API int aesir_engine_find(const char *name);
 /*
  * aesir_engine_default -- name of the engine used when the caller does not
  * choose: the value of the environment variable AESIR_ENGINE when it names
- * an available engine, else the fastest available constant-time engine,
- * else (in a build without one) the fastest available engine. Read once,
+ * an available engine, else the fastest available constant-time engine
+ * (every build has one: ct64 runs anywhere). Read once,
  * on first use. An AESIR_ENGINE value that names no engine of the build,
  * or one this CPU cannot run, is ignored (the rule above then chooses);
  * `aesir info` and `aesir selftest` warn about it. Never NULL.
@@ -182,8 +182,10 @@ AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
  * ------------------------------------------------------------------- */
 
 /*
- * aesir_aes -- an expanded AES key for one engine. Opaque; its size is
- * fixed for every engine (the largest engine's round keys fit). Clear it
+ * aesir_aes -- an expanded AES key for one engine. Opaque; its size
+ * (1984 bytes) is fixed for every engine: a header and the round keys of
+ * both directions in the largest layout (the bitsliced engines' AES-256
+ * schedules, 960 bytes each). Clear it
  * with aesir_aes_clear() when done: that wipes the key material.
  *
  * Placement: anywhere 16-byte aligned -- the stack, static storage, or
@@ -199,7 +201,7 @@ AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
  * (memcpy or assignment) to another 16-byte-aligned place.
  */
 typedef struct aesir_aes {
-    AESIR_ALIGNAS(16) unsigned char opaque[4096];
+    AESIR_ALIGNAS(16) unsigned char opaque[1984];
 } aesir_aes;
 
 /* Directions, for aesir_aes_init_ex() and aesir_cipher_init(). */

@@ -304,36 +304,8 @@ static int oneshot(const aesir_aes *k, const struct mode_case *mc,
                    const uint8_t iv[16], uint8_t *out, size_t *out_len,
                    const uint8_t *in, size_t len)
 {
-    const int enc = mc->dir == AESIR_ENCRYPT;
-    size_t nbits = len != 0 ? 8 * len - 3 : 0;
-
-    *out_len = len;
-    switch (mc->mode) {
-    case AESIR_MODE_ECB:
-        return enc ? aesir_ecb_encrypt(k, mc->option, out, CAP, out_len, in,
-                                       len)
-                   : aesir_ecb_decrypt(k, mc->option, out, CAP, out_len, in,
-                                       len);
-    case AESIR_MODE_CBC:
-        return enc ? aesir_cbc_encrypt(k, iv, mc->option, out, CAP, out_len, in,
-                                       len)
-                   : aesir_cbc_decrypt(k, iv, mc->option, out, CAP, out_len, in,
-                                       len);
-    case AESIR_MODE_CFB128:
-        return enc ? aesir_cfb128_encrypt(k, iv, out, in, len)
-                   : aesir_cfb128_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB8:
-        return enc ? aesir_cfb8_encrypt(k, iv, out, in, len)
-                   : aesir_cfb8_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB1:
-        return enc ? aesir_cfb1_encrypt(k, iv, out, in, nbits)
-                   : aesir_cfb1_decrypt(k, iv, out, in, nbits);
-    case AESIR_MODE_OFB:
-        return aesir_ofb_crypt(k, iv, out, in, len);
-    case AESIR_MODE_CTR:
-        return aesir_ctr_crypt(k, iv, mc->option, out, in, len);
-    }
-    return AESIR_E_ARGUMENT;
+    return mode_oneshot(k, mc->mode, mc->dir, mc->option, iv, out, CAP, out_len,
+                        in, len, len != 0 ? 8 * len - 3 : 0);
 }
 
 /* Incremental: updates of 1, 5, 16, 27, 64, 1, 5, ... bytes, then final. */

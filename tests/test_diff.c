@@ -72,6 +72,7 @@
 #endif
 
 #include "aesir.h"
+#include "check.h"
 
 #define DEFAULT_CASES 10000
 #define MAX_LEN 4096
@@ -435,29 +436,9 @@ static size_t evp_encrypt(size_t vi, int pkcs7, const uint8_t *key,
 
     if (err != AESIR_OK)
         ref_die("key setup", err);
-    switch (variants[vi].mode) {
-    case AESIR_MODE_ECB:
-        err = aesir_ecb_encrypt(&k, pad, out, len + 16, &n, in, len);
-        break;
-    case AESIR_MODE_CBC:
-        err = aesir_cbc_encrypt(&k, iv, pad, out, len + 16, &n, in, len);
-        break;
-    case AESIR_MODE_CFB128:
-        err = aesir_cfb128_encrypt(&k, iv, out, in, len);
-        break;
-    case AESIR_MODE_CFB8:
-        err = aesir_cfb8_encrypt(&k, iv, out, in, len);
-        break;
-    case AESIR_MODE_CFB1:
-        err = aesir_cfb1_encrypt(&k, iv, out, in, 8 * len);
-        break;
-    case AESIR_MODE_OFB:
-        err = aesir_ofb_crypt(&k, iv, out, in, len);
-        break;
-    default:
-        err = aesir_ctr_crypt(&k, iv, 128, out, in, len);
-        break;
-    }
+    err = mode_oneshot(&k, variants[vi].mode, AESIR_ENCRYPT,
+                       variants[vi].mode == AESIR_MODE_CTR ? 128 : pad, iv, out,
+                       len + 16, &n, in, len, 8 * len);
     aesir_aes_clear(&k);
     if (err != AESIR_OK)
         ref_die("encryption", err);
@@ -563,47 +544,17 @@ static _Alignas(64) uint8_t g_out[BUF_SIZE];     /* one-shot output */
 static _Alignas(64) uint8_t g_inc[BUF_SIZE];     /* incremental output */
 static _Alignas(64) uint8_t g_scratch[BUF_SIZE]; /* in-place pieces */
 
-static int oneshot_stream(const aesir_aes *k, aesir_mode mode, unsigned dir,
-                          const uint8_t *iv, uint8_t *out, const uint8_t *in,
-                          size_t len)
-{
-    int enc = dir == AESIR_ENCRYPT;
-    switch (mode) {
-    case AESIR_MODE_CFB128:
-        return enc ? aesir_cfb128_encrypt(k, iv, out, in, len)
-                   : aesir_cfb128_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB8:
-        return enc ? aesir_cfb8_encrypt(k, iv, out, in, len)
-                   : aesir_cfb8_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB1:
-        return enc ? aesir_cfb1_encrypt(k, iv, out, in, 8 * len)
-                   : aesir_cfb1_decrypt(k, iv, out, in, 8 * len);
-    case AESIR_MODE_OFB:
-        return aesir_ofb_crypt(k, iv, out, in, len);
-    default:
-        return aesir_ctr_crypt(k, iv, 128, out, in, len);
-    }
-}
-
 /* The one-shot function of the variant; *out_len as for ECB/CBC. */
 static int oneshot(const struct variant *v, const aesir_aes *k, unsigned dir,
                    const uint8_t *iv, uint8_t *out, size_t cap, size_t *out_len,
                    const uint8_t *in, size_t len)
 {
-    int enc = dir == AESIR_ENCRYPT, err;
-
-    if (v->mode == AESIR_MODE_ECB)
-        return enc ? aesir_ecb_encrypt(k, v->padding, out, cap, out_len, in,
-                                       len)
-                   : aesir_ecb_decrypt(k, v->padding, out, cap, out_len, in,
-                                       len);
-    if (v->mode == AESIR_MODE_CBC)
-        return enc ? aesir_cbc_encrypt(k, iv, v->padding, out, cap, out_len, in,
-                                       len)
-                   : aesir_cbc_decrypt(k, iv, v->padding, out, cap, out_len, in,
-                                       len);
-    err = oneshot_stream(k, v->mode, dir, iv, out, in, len);
-    *out_len = err == AESIR_OK ? len : 0;
+    const unsigned option = v->mode == AESIR_MODE_CTR ? 128 : v->padding;
+    int err = mode_oneshot(k, v->mode, dir, option, iv, out, cap, out_len, in,
+                           len, 8 * len);
+    if (err != AESIR_OK && v->mode != AESIR_MODE_ECB &&
+        v->mode != AESIR_MODE_CBC)
+        *out_len = 0;
     return err;
 }
 
@@ -638,7 +589,8 @@ static int check_oneshot(const struct job *j, const aesir_aes *k,
         return fail(j, "one-shot output length %zu, " ORACLE_NAME " %zu", n,
                     io->exp_len);
     if ((d = first_diff(out, io->exp, n)) >= 0)
-        return fail(j, "one-shot output differs from " ORACLE_NAME " at byte %ld", d);
+        return fail(
+            j, "one-shot output differs from " ORACLE_NAME " at byte %ld", d);
     if (!all_canary(g_out, tc->ooff) || !all_canary(out + cap, GUARD))
         return fail(j, "one-shot wrote outside its output buffer");
     if (!tc->in_place && memcmp(in, io->in, io->in_len) != 0)
@@ -760,7 +712,8 @@ static int check_ctr_narrow(const struct job *j, const aesir_aes *k)
     if (err != AESIR_OK)
         return fail(j, "%u-bit CTR returned %d (%s)", w, err, err_str(err));
     if ((d = first_diff(out, g_ct, tc->len)) >= 0)
-        return fail(j, "%u-bit CTR differs from " ORACLE_NAME " at byte %ld", w, d);
+        return fail(j, "%u-bit CTR differs from " ORACLE_NAME " at byte %ld", w,
+                    d);
     return 0;
 }
 

@@ -469,36 +469,10 @@ static int oneshot(const aesir_aes *k, aesir_mode mode, unsigned dir,
                    const uint8_t iv[16], uint8_t *out, size_t *out_len,
                    const uint8_t *in, size_t nbits)
 {
-    const int enc = dir == AESIR_ENCRYPT;
     const size_t len = (nbits + 7) / 8;
-
-    *out_len = len;
-    switch (mode) {
-    case AESIR_MODE_ECB:
-        return enc ? aesir_ecb_encrypt(k, AESIR_PAD_NONE, out, len, out_len, in,
-                                       len)
-                   : aesir_ecb_decrypt(k, AESIR_PAD_NONE, out, len, out_len, in,
-                                       len);
-    case AESIR_MODE_CBC:
-        return enc ? aesir_cbc_encrypt(k, iv, AESIR_PAD_NONE, out, len, out_len,
-                                       in, len)
-                   : aesir_cbc_decrypt(k, iv, AESIR_PAD_NONE, out, len, out_len,
-                                       in, len);
-    case AESIR_MODE_CFB128:
-        return enc ? aesir_cfb128_encrypt(k, iv, out, in, len)
-                   : aesir_cfb128_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB8:
-        return enc ? aesir_cfb8_encrypt(k, iv, out, in, len)
-                   : aesir_cfb8_decrypt(k, iv, out, in, len);
-    case AESIR_MODE_CFB1:
-        return enc ? aesir_cfb1_encrypt(k, iv, out, in, nbits)
-                   : aesir_cfb1_decrypt(k, iv, out, in, nbits);
-    case AESIR_MODE_OFB:
-        return aesir_ofb_crypt(k, iv, out, in, len);
-    case AESIR_MODE_CTR:
-        return aesir_ctr_crypt(k, iv, 128, out, in, len);
-    }
-    return AESIR_E_ARGUMENT;
+    const unsigned option = mode == AESIR_MODE_CTR ? 128 : AESIR_PAD_NONE;
+    return mode_oneshot(k, mode, dir, option, iv, out, len, out_len, in, len,
+                        nbits);
 }
 
 /* The incremental API fed one byte per update, with an output buffer of

@@ -580,41 +580,10 @@ static struct {
 /* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
 static int oneshot(const aesir_aes *k, uint8_t *out, size_t *out_len)
 {
-    size_t n = g.len;
-    int err;
-    *out_len = g.len;
-    switch (g.mode) {
-    case AESIR_MODE_ECB:
-        return g.dir == AESIR_ENCRYPT
-                   ? aesir_ecb_encrypt(k, g.option, out, MAX_MSG + 32, out_len,
-                                       g.in, g.len)
-                   : aesir_ecb_decrypt(k, g.option, out, MAX_MSG + 32, out_len,
-                                       g.in, g.len);
-    case AESIR_MODE_CBC:
-        return g.dir == AESIR_ENCRYPT
-                   ? aesir_cbc_encrypt(k, g.iv, g.option, out, MAX_MSG + 32,
-                                       out_len, g.in, g.len)
-                   : aesir_cbc_decrypt(k, g.iv, g.option, out, MAX_MSG + 32,
-                                       out_len, g.in, g.len);
-    case AESIR_MODE_CFB128:
-        return g.dir == AESIR_ENCRYPT
-                   ? aesir_cfb128_encrypt(k, g.iv, out, g.in, n)
-                   : aesir_cfb128_decrypt(k, g.iv, out, g.in, n);
-    case AESIR_MODE_CFB8:
-        return g.dir == AESIR_ENCRYPT
-                   ? aesir_cfb8_encrypt(k, g.iv, out, g.in, n)
-                   : aesir_cfb8_decrypt(k, g.iv, out, g.in, n);
-    case AESIR_MODE_CFB1:
-        *out_len = (n + 7) / 8;
-        return g.dir == AESIR_ENCRYPT
-                   ? aesir_cfb1_encrypt(k, g.iv, out, g.in, n)
-                   : aesir_cfb1_decrypt(k, g.iv, out, g.in, n);
-    case AESIR_MODE_OFB:
-        return aesir_ofb_crypt(k, g.iv, out, g.in, n);
-    default:
-        err = aesir_ctr_crypt(k, g.iv, g.option, out, g.in, n);
-        return err;
-    }
+    /* g.len counts bits for CFB1 */
+    size_t len = g.mode == AESIR_MODE_CFB1 ? (g.len + 7) / 8 : g.len;
+    return mode_oneshot(k, g.mode, g.dir, g.option, g.iv, out, MAX_MSG + 32,
+                        out_len, g.in, len, g.len);
 }
 
 /* The calls run on the dedicated stack. */

@@ -61,6 +61,7 @@
 #include <time.h>
 
 #include "aesir.h"
+#include "check.h"
 
 #define MAX_ENGINES 32
 #define DETAILS_PER_CHECK 3 /* failure reports per (file, engine) */
@@ -626,27 +627,12 @@ static int oneshot(const struct run *r, uint8_t *out, const uint8_t *in)
 {
     const aesir_aes *k = r->key;
     const uint8_t *iv = r->v->iv;
-    const int enc = r->v->dir == AESIR_ENCRYPT;
-    size_t n = r->n;
+    size_t out_len;
 
-    switch (r->s->mode) {
-    case AESIR_MODE_ECB:
-    case AESIR_MODE_CBC:
+    if (r->s->mode == AESIR_MODE_ECB || r->s->mode == AESIR_MODE_CBC)
         return block_oneshot(r, out, in);
-    case AESIR_MODE_CFB128:
-        return enc ? aesir_cfb128_encrypt(k, iv, out, in, n)
-                   : aesir_cfb128_decrypt(k, iv, out, in, n);
-    case AESIR_MODE_CFB8:
-        return enc ? aesir_cfb8_encrypt(k, iv, out, in, n)
-                   : aesir_cfb8_decrypt(k, iv, out, in, n);
-    case AESIR_MODE_CFB1:
-        return enc ? aesir_cfb1_encrypt(k, iv, out, in, r->v->nbits)
-                   : aesir_cfb1_decrypt(k, iv, out, in, r->v->nbits);
-    case AESIR_MODE_OFB:
-        return aesir_ofb_crypt(k, iv, out, in, n);
-    default:
-        return aesir_ctr_crypt(k, iv, 32, out, in, n);
-    }
+    return mode_oneshot(k, r->s->mode, r->v->dir, 32, iv, out, r->n, &out_len,
+                        in, r->n, r->v->nbits);
 }
 
 /* Length of the next piece of split `split`: split 0 is all 1-byte

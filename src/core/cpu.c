@@ -4,9 +4,11 @@
  *
  * x86: CPUID leaves 1 and 7, and XGETBV for the register state the OS
  * saves (an AVX or AVX-512 instruction faults if the OS does not save
- * YMM/ZMM state, whatever CPUID says). Other architectures report what
- * the compiler was told to assume (__ARM_FEATURE_*, __ALTIVEC__, ...);
- * run-time probing there arrives with those engines.
+ * YMM/ZMM state, whatever CPUID says). Linux on aarch64 and PowerPC:
+ * the kernel's hardware capability words (getauxval AT_HWCAP, AT_HWCAP2),
+ * so one binary runs the ARMv8 and POWER8 crypto engines only where the
+ * CPU has them. Elsewhere (no auxv, wasm32) what the compiler was told
+ * to assume (__ARM_FEATURE_*, __ALTIVEC__, __wasm_simd128__, ...).
  *
  * AESIR_CPU_DISABLE="aesni,avx512f,..." (comma-separated feature names, or
  * "all") masks features before any engine sees them, so the fallbacks can
@@ -118,7 +120,8 @@ static unsigned probe_model(void)
     for (size_t i = 0; i < sizeof(model_table) / sizeof(model_table[0]); i++)
         if (strcmp(vendor, model_table[i].vendor) == 0 &&
             family == model_table[i].family &&
-            model >= model_table[i].model_lo && model <= model_table[i].model_hi)
+            model >= model_table[i].model_lo &&
+            model <= model_table[i].model_hi)
             return model_table[i].id;
     return AESIR_CPU_MODEL_OTHER;
 }

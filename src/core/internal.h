@@ -13,15 +13,18 @@
 #ifndef AESIR_INTERNAL_H
 #define AESIR_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "aesir.h"
 
-/* Bytes of round-key storage per direction. The largest layout in the
- * plan (bitsliced AES-256: 15 round keys of 8 64-bit words) is 960. */
-#define AESIR_RK_BYTES 1984
+/* Bytes of round-key storage per direction: the largest layout, the
+ * bitsliced engines' AES-256 schedule (15 round keys of 8 64-bit words:
+ * ct64, bs-avx2, bs-avx512). The others need 240 at most (measured by
+ * key.c's reach, which refuses an engine that writes past this). */
+#define AESIR_RK_BYTES 960
 
 /* Engine properties (same bits as the public AESIR_ENGINE_* flags). */
 #define ENGINE_CT AESIR_ENGINE_CONSTANT_TIME
@@ -50,7 +53,7 @@
  */
 typedef void (*aesir_setkey_fn)(void *rk, const uint8_t *key, size_t key_len);
 /*
- * Key setup in one call (optional; aesir_engine_setkey tail-calls it, so
+ * Key setup in one call (optional; key.c tail-calls it, so
  * it returns AESIR_OK): the schedules of key for the directions in dirs
  * to rk_enc and rk_dec, and every other byte of the two areas below
  * `most` (a multiple of 16, at most AESIR_RK_BYTES) zeroed, so that
@@ -135,25 +138,18 @@ struct aesir_engine {
     aesir_cbc_many_fn cbc_mac_many;
 };
 
-/* Engine accessors: each returns its engine, or NULL when this CPU or
- * build cannot run it. */
-const struct aesir_engine *aesir_engine_ref(void);
-const struct aesir_engine *aesir_engine_ref_otf(void);
-const struct aesir_engine *aesir_engine_ttable(void);
-const struct aesir_engine *aesir_engine_ct64(void);
-const struct aesir_engine *aesir_engine_bs_avx2(void);
-const struct aesir_engine *aesir_engine_bs_avx512(void);
-const struct aesir_engine *aesir_engine_vperm_ssse3(void);
-const struct aesir_engine *aesir_engine_vperm_avx2(void);
-const struct aesir_engine *aesir_engine_gfni(void);
-const struct aesir_engine *aesir_engine_aesni(void);
-const struct aesir_engine *aesir_engine_vaes_avx2(void);
-const struct aesir_engine *aesir_engine_vaes_avx512(void);
-const struct aesir_engine *aesir_engine_vperm_neon(void);
-const struct aesir_engine *aesir_engine_vperm_altivec(void);
-const struct aesir_engine *aesir_engine_vperm_wasm(void);
-const struct aesir_engine *aesir_engine_armv8_ce(void);
-const struct aesir_engine *aesir_engine_pwr8(void);
+/* Engine accessors (src/core/engines.def): each returns its engine, or
+ * NULL when this CPU or build cannot run it. */
+#define AES_ENGINE(id, name, ct, kind, rank)                                   \
+    const struct aesir_engine *aesir_engine_##id(void);
+#include "engines.def"
+
+/* Registry indices: AESIR_ENGINE_INDEX_<id>, in engines.def order. */
+enum {
+#define AES_ENGINE(id, name, ct, kind, rank) AESIR_ENGINE_INDEX_##id,
+#include "engines.def"
+    AESIR_NENGINES
+};
 
 /*
  * The layout behind aesir_aes. magic marks an initialised context, so a
@@ -162,7 +158,7 @@ const struct aesir_engine *aesir_engine_pwr8(void);
 #define AESIR_KEY_MAGIC 0x61657369u /* "aesi" */
 
 /*
- * The round-key areas start 64 and 2048 bytes into the context: on a
+ * The round-key areas start 64 and 1024 bytes into the context: on a
  * context at a 64-byte boundary (the bench's, and what aesir.h advises
  * for speed) each is line-aligned, so the VAES engines' zmm wipes do not
  * split cache lines. The struct itself needs only 16-byte alignment
@@ -183,8 +179,10 @@ struct aesir_key_state {
     _Alignas(16) unsigned char rk_dec[AESIR_RK_BYTES];
 };
 
-_Static_assert(sizeof(struct aesir_key_state) <= sizeof(aesir_aes),
-               "aesir_aes too small");
+/* aesir_aes is the key state rounded up to whole cache lines. */
+_Static_assert(sizeof(aesir_aes) ==
+                   (sizeof(struct aesir_key_state) + 63) / 64 * 64,
+               "aesir_aes: the key state in whole 64-byte lines");
 _Static_assert(offsetof(struct aesir_key_state, rk_enc) % 64 == 0 &&
                    offsetof(struct aesir_key_state, rk_dec) % 64 == 0,
                "round-key areas at 64-byte offsets");
@@ -254,28 +252,52 @@ unsigned aesir_cpu_model_id(void);
 /* The name AESIR_CPU_MODEL takes for model id ("amd-zen4", ...). */
 const char *aesir_cpu_model_name(unsigned id);
 
-/* Dispatch (src/core/dispatch.c). */
-const struct aesir_engine *aesir_engine_at(size_t i);
-const struct aesir_engine *aesir_engine_by_name(const char *name, int *err);
 /*
- * Key setup, after aesir_aes_init_ex() (key.c) has checked its arguments:
- * aesir_engine_setkey() (dispatch.c) looks up the engine named (NULL: the
- * default), makes it ready, writes the context's header (aesir_key_head)
- * and has the schedules made, by the engine's setkey_pair with `most`,
- * or by aesir_setkey_generic() (key.c) with the engine's reach for a key
- * of key_len bytes (16, 24 or 32): bits 0..15 how many bytes of the
- * encryption round-key area the engine's key setup writes, bits 16..31
- * the same for decryption, bits 32..47 `most`, how far any schedule
- * written so far in this process can reach (wiped up to there). Each
- * step ends in a tail call, so the path saves no registers and reloads
- * nothing from the stack after the schedules' stores (key.c says why).
- * On error (unknown, unavailable or failed engine) ctx is cleared and
- * the error returned.
+ * Dispatch (src/core/dispatch.c) maps a name to an engine that is ready
+ * to use: available on this CPU and build, and self-tested. Key
+ * installation (schedules, wiping, reach) is key.c's.
+ *
+ * The registry is visible here so that key setup can find the index of
+ * an engine name this library handed out (aesir_engine_name() and the
+ * like point into it) without a call: aesir_engine_index_fast().
  */
-int aesir_engine_setkey(aesir_aes *ctx, const char *name, const uint8_t *key,
-                        size_t key_len, unsigned dirs);
-int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
-                         size_t key_len, unsigned dirs, uint64_t reach);
+struct aesir_engine_entry {
+    char name[16]; /* inline: the look-up reads it without a pointer chase */
+    unsigned flags;
+    const struct aesir_engine *(*get)(void);
+};
+extern const struct aesir_engine_entry aesir_engine_registry[AESIR_NENGINES];
+/* The default engine's registry index + 1 once chosen, 0 before. */
+extern _Atomic int aesir_engine_default_slot;
+
+/* The registry index of name when it is NULL (the default, once chosen)
+ * or points into the registry; -1 otherwise (aesir_engine_index). */
+static inline int aesir_engine_index_fast(const char *name)
+{
+    uintptr_t off;
+    if (name == NULL)
+        return atomic_load_explicit(&aesir_engine_default_slot,
+                                    memory_order_relaxed) -
+               1;
+    off = (uintptr_t)name - (uintptr_t)aesir_engine_registry;
+    if (off < sizeof(aesir_engine_registry) &&
+        off % sizeof(struct aesir_engine_entry) ==
+            offsetof(struct aesir_engine_entry, name))
+        return (int)(off / sizeof(struct aesir_engine_entry));
+    return -1;
+}
+/* The registry index of the engine called name (NULL: the default), or
+ * -1 when there is none. */
+int aesir_engine_index(const char *name);
+/* The engine at registry index i, available and self-tested (the test
+ * runs once per process); NULL with *err set to AESIR_E_ENGINE_UNKNOWN
+ * (i < 0), AESIR_E_ENGINE_UNAVAILABLE or AESIR_E_SELFTEST otherwise. */
+const struct aesir_engine *aesir_engine_checked(int i, int *err);
+/* The engine at registry index i when this CPU and build can run it
+ * (not self-tested), else NULL. */
+const struct aesir_engine *aesir_engine_at(size_t i);
+/* The known-answer tests (selftest.c): 0 when engine e passes. */
+int aesir_engine_selftest_run(const struct aesir_engine *e);
 
 /* The header of a context being set up for engine e; its schedules
  * follow (nothing reads them before the call returns). */

@@ -1,8 +1,10 @@
 /*
- * key.c -- the aesir_aes key context: validation, engine choice, key
- * expansion for the directions asked for, the raw block functions and
- * wiping.
+ * key.c -- the aesir_aes key context: validation, key installation for
+ * the directions asked for (the engine comes ready from dispatch.c), the
+ * wipe of what an earlier key left, the raw block functions and clearing.
  */
+#include <stdatomic.h>
+
 #include "internal.h"
 
 /*
@@ -40,15 +42,115 @@ static void wipe_span(unsigned char *rk, size_t from, size_t to)
 }
 
 /*
+ * Reach: how far into a round-key area (AESIR_RK_BYTES) an engine's key
+ * setup writes. Every key setup wipes the bytes of each area that the new
+ * schedule does not overwrite but an earlier key could have filled: up to
+ * reach_all, the largest reach of any engine made ready in this process
+ * (and so of any schedule ever written into any context by this library:
+ * only this file writes schedules, always with an engine made ready
+ * below, which raised reach_all first). reach_all only grows, so a
+ * program that uses only the AES-instruction engines (240 bytes at most)
+ * never pays for the bitsliced engines' 960. It is a global, not a field
+ * of the context, because key setup may be given a context that was never
+ * initialised, whose fields must not be read.
+ *
+ * An engine's reach is measured once, when it is first made ready: its
+ * setkey_enc and setkey_dec run for each key length on a buffer filled
+ * with 0xa5 and again with 0x5a; the last byte that differs from the
+ * filling in either run ends the reach (a byte the engine writes cannot
+ * equal both fillings). The key is a public one; which bytes an engine
+ * writes depends on the key length only, not on the key (its loops are
+ * fixed by the length; tests/test_api.c sets every engine up over
+ * earlier keys of every engine and checks that nothing of them stays).
+ * The buffer has a guard of 64 bytes past the area: an engine that
+ * writes there would overflow a context, and is refused.
+ */
+static _Atomic uint32_t reach_all;
+
+/* Per registry index: the engine once it has passed its self-test and
+ * its reach is known (NULL before, and for an engine that is unavailable
+ * or failed), and its reach per key length, enc | dec << 16. */
+static struct {
+    _Atomic(const struct aesir_engine *) engine;
+    _Atomic uint32_t reach[3];
+} ready[AESIR_NENGINES];
+
+#define REACH_GUARD 64
+
+static size_t reach_of(const unsigned char *buf, unsigned char fill)
+{
+    size_t n = AESIR_RK_BYTES + REACH_GUARD;
+    while (n > 0 && buf[n - 1] == fill)
+        n--;
+    return n;
+}
+
+/* enc | dec << 16 for keys of key_len bytes; a reach past AESIR_RK_BYTES
+ * means the engine overflows its area. */
+static uint32_t measure_reach(const struct aesir_engine *e, size_t key_len)
+{
+    static const uint8_t key[32] = {0x52, 0x65, 0x61, 0x63, 0x68};
+    _Alignas(64) unsigned char buf[AESIR_RK_BYTES + REACH_GUARD];
+    size_t r[2] = {0, 0};
+
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < 2; f++) {
+            unsigned char fill = f ? 0x5a : 0xa5;
+            size_t n;
+            memset(buf, fill, sizeof(buf));
+            (d ? e->setkey_dec : e->setkey_enc)(buf, key, key_len);
+            n = reach_of(buf, fill);
+            r[d] = n > r[d] ? n : r[d];
+        }
+    aesir_wipe(buf, sizeof(buf));
+    return (uint32_t)r[0] | (uint32_t)r[1] << 16;
+}
+
+/* The first use of the engine at index i: self-tested (dispatch.c), reach
+ * measured and reach_all raised, then published in ready[i]. Kept out of
+ * line: inlined, its registers make every key setup save and restore six. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static const struct aesir_engine *
+make_ready(int i, int *err)
+{
+    const struct aesir_engine *e = aesir_engine_checked(i, err);
+    uint32_t most = 0, seen;
+
+    if (e == NULL)
+        return NULL;
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t r = measure_reach(e, 16 + 8 * k);
+        atomic_store_explicit(&ready[i].reach[k], r, memory_order_relaxed);
+        most = (r & 0xffff) > most ? (r & 0xffff) : most;
+        most = (r >> 16) > most ? (r >> 16) : most;
+    }
+    if (most > AESIR_RK_BYTES) {
+        *err = AESIR_E_SELFTEST; /* its schedule does not fit a context */
+        return NULL;
+    }
+    seen = atomic_load_explicit(&reach_all, memory_order_relaxed);
+    while (seen < most && !atomic_compare_exchange_weak_explicit(
+                              &reach_all, &seen, most, memory_order_relaxed,
+                              memory_order_relaxed))
+        ;
+    atomic_store_explicit(&ready[i].engine, e, memory_order_release);
+    return e;
+}
+
+/*
  * The schedules for an engine without setkey_pair: the directions asked
  * for are overwritten up to the engine's reach and zeroed from there to
- * `most`, a direction not asked for is zeroed up to `most`.
+ * reach_all, a direction not asked for is zeroed up to reach_all.
  */
-int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
-                         size_t key_len, unsigned dirs, uint64_t reach)
+static int setkey_generic(struct aesir_key_state *ks, int i, const uint8_t *key,
+                          size_t key_len, unsigned dirs)
 {
     const struct aesir_engine *e = ks->engine;
-    size_t most = (size_t)(reach >> 32);
+    uint32_t reach = atomic_load_explicit(&ready[i].reach[(key_len - 16) / 8],
+                                          memory_order_relaxed);
+    size_t most = atomic_load_explicit(&reach_all, memory_order_relaxed);
 
     if (dirs & AESIR_ENCRYPT) {
         wipe_span(ks->rk_enc, reach & 0xffff, most);
@@ -57,12 +159,25 @@ int aesir_setkey_generic(struct aesir_key_state *ks, const uint8_t *key,
         wipe_span(ks->rk_enc, 0, most);
     }
     if (dirs & AESIR_DECRYPT) {
-        wipe_span(ks->rk_dec, (reach >> 16) & 0xffff, most);
+        wipe_span(ks->rk_dec, reach >> 16, most);
         e->setkey_dec(ks->rk_dec, key, key_len);
     } else {
         wipe_span(ks->rk_dec, 0, most);
     }
     return AESIR_OK;
+}
+
+/* The header, then the schedules of a context set up with the ready
+ * engine e at registry index i. */
+static inline int install(aesir_aes *ctx, int i, const struct aesir_engine *e,
+                          const uint8_t *key, size_t key_len, unsigned dirs)
+{
+    struct aesir_key_state *ks = aesir_key_head(ctx, e, key_len, dirs);
+    if (e->setkey_pair != NULL)
+        return e->setkey_pair(
+            ks->rk_enc, ks->rk_dec, key, key_len, dirs,
+            atomic_load_explicit(&reach_all, memory_order_relaxed));
+    return setkey_generic(ks, i, key, key_len, dirs);
 }
 
 /* A key setup that failed leaves the context cleared. */
@@ -76,17 +191,35 @@ init_failed(aesir_aes *ctx, int err)
     return err;
 }
 
+/* Key setup for a name compared in full, an engine not ready yet, or an
+ * error. Out of line, so that the fast path saves no registers (the
+ * comparison loop needs them). */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static int
+setkey_slow(aesir_aes *ctx, const char *name, const uint8_t *key,
+            size_t key_len, unsigned dirs)
+{
+    int i = aesir_engine_index(name), err;
+    const struct aesir_engine *e =
+        i >= 0 ? atomic_load_explicit(&ready[i].engine, memory_order_acquire)
+               : NULL;
+    if (e == NULL && (e = make_ready(i, &err)) == NULL)
+        return init_failed(ctx, err);
+    return install(ctx, i, e, key, key_len, dirs);
+}
+
 /*
  * Key setup speed matters (one key per packet in some protocols), so
  * only the bytes that can hold an earlier key are wiped. Every schedule
- * ever written into a context lies within the first `most` bytes of its
- * area (dispatch.c: reach), so after the engine's setkey_pair or
- * setkey_generic no byte of either area holds anything of an earlier
- * key. Nothing is read from the context, which may be uninitialised
- * memory.
+ * ever written into a context lies within the first reach_all bytes of
+ * its area (above), so after the engine's setkey_pair or setkey_generic
+ * no byte of either area holds anything of an earlier key. Nothing is
+ * read from the context, which may be uninitialised memory.
  *
- * The path is a chain of tail calls (checks here; the look-up and the
- * header in dispatch.c; the schedules in the engine), so no register is
+ * The path ends in a tail call (checks, the look-up of a ready engine and
+ * the header here; the schedules in the engine), so no register is
  * saved and, after the schedules' stores, nothing is reloaded from the
  * stack: such a reload whose address matched a pending store in bits
  * 0..11 waited for it ("4K aliasing"), which made key setup 1.7x slower
@@ -102,7 +235,15 @@ int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
         return init_failed(ctx, AESIR_E_ARGUMENT);
     if (key_len != 16 && key_len != 24 && key_len != 32)
         return init_failed(ctx, AESIR_E_KEY_LENGTH);
-    return aesir_engine_setkey(ctx, engine, key, key_len, dirs);
+    /* -1 (slow path) for the default not chosen yet, and for a name that
+     * must be compared */
+    int i = aesir_engine_index_fast(engine);
+    const struct aesir_engine *e =
+        i >= 0 ? atomic_load_explicit(&ready[i].engine, memory_order_acquire)
+               : NULL;
+    if (e == NULL)
+        return setkey_slow(ctx, engine, key, key_len, dirs);
+    return install(ctx, i, e, key, key_len, dirs);
 }
 
 int aesir_aes_init(aesir_aes *ctx, const uint8_t *key, size_t key_len)

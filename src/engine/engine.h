@@ -50,14 +50,29 @@
  */
 #define ENGINE_TAIL7(KERNEL, m)                                                \
     switch (m) {                                                               \
-    case 1: KERNEL(1); break;                                                  \
-    case 2: KERNEL(2); break;                                                  \
-    case 3: KERNEL(3); break;                                                  \
-    case 4: KERNEL(4); break;                                                  \
-    case 5: KERNEL(5); break;                                                  \
-    case 6: KERNEL(6); break;                                                  \
-    case 7: KERNEL(7); break;                                                  \
-    default: break;                                                            \
+    case 1:                                                                    \
+        KERNEL(1);                                                             \
+        break;                                                                 \
+    case 2:                                                                    \
+        KERNEL(2);                                                             \
+        break;                                                                 \
+    case 3:                                                                    \
+        KERNEL(3);                                                             \
+        break;                                                                 \
+    case 4:                                                                    \
+        KERNEL(4);                                                             \
+        break;                                                                 \
+    case 5:                                                                    \
+        KERNEL(5);                                                             \
+        break;                                                                 \
+    case 6:                                                                    \
+        KERNEL(6);                                                             \
+        break;                                                                 \
+    case 7:                                                                    \
+        KERNEL(7);                                                             \
+        break;                                                                 \
+    default:                                                                   \
+        break;                                                                 \
     }
 
 #endif /* AESIR_ENGINE_H */

@@ -39,8 +39,8 @@
  *       through ghash. s is in POLYVAL's byte order.
  */
 typedef void (*aesir_ghash_init_fn)(void *hk, const uint8_t h[16]);
-typedef void (*aesir_ghash_fn)(const void *hk, uint8_t y[16],
-                               const uint8_t *in, size_t nblocks);
+typedef void (*aesir_ghash_fn)(const void *hk, uint8_t y[16], const uint8_t *in,
+                               size_t nblocks);
 
 struct aesir_ghash_engine {
     const char *name;
