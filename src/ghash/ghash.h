@@ -61,11 +61,68 @@ struct aesir_ghash_engine {
     const struct aesir_ghash_engine *aesir_ghash_##id(void);
 #include "engines.def"
 
-/* The registry (dispatch.c): engine i in engines.def order, NULL when
- * this CPU or build cannot run it or i is past the end. */
+/* The registry (registry.c for now; dispatch.c later): engine i in
+ * engines.def order, NULL when this CPU or build cannot run it or i is
+ * past the end; its name whether or not it is available (NULL past the
+ * end). */
 size_t aesir_ghash_engine_count(void);
 const struct aesir_ghash_engine *aesir_ghash_engine_at(size_t i);
 const char *aesir_ghash_engine_name_at(size_t i);
+
+/*
+ * aesir_ghash_selftest_run: known answers on engine e (registry.c): the
+ * GHASH values of GCM test cases 2 and 4 (McGrew and Viega, "The Galois/
+ * Counter Mode of Operation (GCM)", appendix B) and RFC 8452's POLYVAL
+ * example (appendix A), the latter through aesir_polyval (so through e's
+ * native POLYVAL when it has one). 0 on success, -1 on a wrong answer or
+ * a NULL e.
+ */
+int aesir_ghash_selftest_run(const struct aesir_ghash_engine *e);
+
+/*
+ * POLYVAL on any engine (polyval.c). aesir_polyval_init prepares hk
+ * (AESIR_GHASH_KEY_BYTES, 16-byte aligned) for key h with e's native
+ * polyval_init, or else, by RFC 8452 appendix A, with e->init on
+ * mulX_GHASH(ByteReverse(h)). aesir_polyval then does s = dot(s ^ X_i, H)
+ * for each block (s in POLYVAL's byte order): e->polyval, or e->ghash on
+ * the byte-reversed blocks with s reversed around the call. The two
+ * must be used as a pair with the same e.
+ */
+void aesir_polyval_init(const struct aesir_ghash_engine *e, void *hk,
+                        const uint8_t h[16]);
+void aesir_polyval(const struct aesir_ghash_engine *e, const void *hk,
+                   uint8_t s[16], const uint8_t *in, size_t nblocks);
+/* mulX_GHASH and mulX_POLYVAL of RFC 8452 appendix A, in place, in
+ * constant time (polyval.c). */
+void aesir_ghash_mulx(uint8_t b[16]);
+void aesir_polyval_mulx(uint8_t b[16]);
+
+/*
+ * For the carry-less-multiply engines (clmul, vpclmul, pmull, vpmsumd),
+ * which all work in the "bit-reflected" domain of Gueron and Kounavis
+ * (Intel white paper 323640, "Intel Carry-Less Multiplication Instruction
+ * and its Usage for Computing the GCM Mode", rev. 2.02, 2014): a block
+ * is held as the 128-bit big-endian integer of its 16 bytes, so that
+ * the coefficient of x^i is integer bit 127 - i. A carry-less product
+ * of two such integers is then the reflected product shifted right by
+ * one bit, i.e. multiplied by x; keying with H * x^-1 instead of H
+ * cancels that, so no product needs a shift. This writes H * x^-1 as
+ * that integer: k[0] its high 64 bits, k[1] its low 64 bits. In the
+ * reflected domain x^-1 is a left shift by one, and the coefficient of
+ * x^0 that leaves at the top comes back as x^-1 = x^127 + x^6 + x + 1,
+ * the integer 0xc2000000000000000000000000000001. Constant time.
+ */
+static inline void aesir_ghash_key_xinv(uint64_t k[2], const uint8_t h[16])
+{
+    uint64_t hi = 0, lo = 0;
+    for (int i = 0; i < 8; i++) {
+        hi = (hi << 8) | h[i];
+        lo = (lo << 8) | h[8 + i];
+    }
+    uint64_t top = 0 - (hi >> 63);
+    k[0] = ((hi << 1) | (lo >> 63)) ^ (top & 0xc200000000000000u);
+    k[1] = (lo << 1) ^ (top & 1u);
+}
 
 /*
  * Doubling in XTS's field (IEEE 1619-2018 5.2: the tweak is a 128-bit

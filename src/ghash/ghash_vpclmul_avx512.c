@@ -1,0 +1,197 @@
+/*
+ * ghash_vpclmul_avx512.c -- ghash-vpclmul-avx512: GHASH and POLYVAL with
+ * VPCLMULQDQ on 512-bit registers, 4 blocks per instruction, 32 blocks
+ * per reduction.
+ *
+ * Technique. The arithmetic of ghash-clmul (ghash_x86.h: reflected
+ * order, keys H^j x^-1, two-step folding reduction with 0xc2..; Gueron
+ * and Kounavis, Intel white paper 323640) with each instruction working
+ * on four independent 128-bit lanes (VPCLMULQDQ, Intel SDM vol. 2:
+ * "carry-less multiplication quadword", the EVEX form multiplies in each
+ * 128-bit lane). 32 blocks are eight zmm loads; each is multiplied lane
+ * by lane with four consecutive key powers, one zmm load from a table
+ * kept highest power first:
+ *
+ *   hk + 16 i = K_(32-i),  i = 0..31      K_j = H^j x^-1
+ *
+ *   zmm load at hk +   0: [K32 K31 K30 K29]  <- blocks  0..3
+ *               hk +  64: [K28 K27 K26 K25]  <- blocks  4..7
+ *               ...
+ *               hk + 448: [K4  K3  K2  K1 ]  <- blocks 28..31
+ *   (lane 0, the lowest, first: the block at the lowest address)
+ *
+ * Schoolbook products (low, high and the two cross terms: 4 VPCLMULQDQ
+ * per 4 blocks) rather than Karatsuba: with four lanes per instruction
+ * the multiplier is not the bottleneck, and Karatsuba's extra shuffle
+ * and XOR per vector would cost as much as the product it saves (E.
+ * Biggers' AVX10 GCM in Linux, arch/x86/crypto/aes-gcm-avx10-x86_64.S,
+ * makes the same choice). The three sums are combined with VPTERNLOGQ
+ * (three-way XOR), the middle one folded into the low and high sums, the
+ * four lanes summed to one, and that one reduced: one reduction per 32
+ * blocks. A tail of m < 32 blocks takes the last m powers (from hk +
+ * 16 (32 - m)) with masked loads, which neither read past the input nor
+ * fault, so no block is ever hashed alone.
+ *
+ * Why 32 and not 16: the chain from one group's first block through the
+ * products, the lane sum and the reduction into the next group's first
+ * block is some 35 cycles on Zen 4; with 16 blocks per group that chain
+ * set the speed (0.14 cycles per byte), with 32 the multiplier does
+ * (0.10; docs/engines/ghash.md).
+ *
+ * POLYVAL: the same kernel without byte reversal, keys the dot-powers of
+ * H (ghash_x86.h).
+ *
+ * CPU: VPCLMULQDQ and AVX512F + AVX512BW (VPSHUFB on zmm) + AVX512VL.
+ *
+ * Constant time: YES, given that VPCLMULQDQ is (fixed latency on the
+ * cores that have it: Ice Lake and later, Zen 4). No branch or address
+ * depends on H or the data; masks and branches depend on the block count
+ * only.
+ *
+ * Batch: 32 blocks.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define ENGINE_ISA "vpclmulqdq,pclmul,ssse3,avx2,avx512f,avx512bw,avx512vl"
+#include "../engine/engine.h"
+#include <immintrin.h>
+#include "ghash_x86.h"
+
+#define VP512_N 32
+
+struct vp512_key {
+    __m128i k[VP512_N];
+};
+
+ENGINE_INLINE __m512i vp512_rev_mask(void)
+{
+    return _mm512_broadcast_i32x4(gx_rev_mask());
+}
+
+ENGINE_INLINE __m512i vp512_xor3(__m512i a, __m512i b, __m512i c)
+{
+    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+
+/* The sum of the four lanes. */
+ENGINE_INLINE __m128i vp512_hsum(__m512i v)
+{
+    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
+                                 _mm512_extracti64x4_epi64(v, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(t),
+                         _mm256_extracti128_si256(t, 1));
+}
+
+/* Accumulates 4 blocks d times 4 key powers k, lane by lane. */
+ENGINE_INLINE void vp512_acc(__m512i d, __m512i k, __m512i *lo, __m512i *mid,
+                             __m512i *hi)
+{
+    *lo = _mm512_xor_si512(*lo, _mm512_clmulepi64_epi128(d, k, 0x00));
+    *hi = _mm512_xor_si512(*hi, _mm512_clmulepi64_epi128(d, k, 0x11));
+    *mid = vp512_xor3(*mid, _mm512_clmulepi64_epi128(d, k, 0x01),
+                      _mm512_clmulepi64_epi128(d, k, 0x10));
+}
+
+ENGINE_INLINE __m128i vp512_finish(__m512i lo, __m512i mid, __m512i hi)
+{
+    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
+    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
+    return gx_reduce(vp512_hsum(lo), vp512_hsum(hi));
+}
+
+ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
+                              size_t nblocks, int swap)
+{
+    const struct vp512_key *key = hk;
+    const __m512i rev = vp512_rev_mask();
+    __m128i acc = gx_load(y, swap);
+    for (; nblocks >= VP512_N; nblocks -= VP512_N, in += 16 * VP512_N) {
+        __m512i d[VP512_N / 4], lo, mid, hi;
+        for (int v = 0; v < VP512_N / 4; v++) {
+            d[v] = _mm512_loadu_si512((const void *)(in + 64 * v));
+            if (swap)
+                d[v] = _mm512_shuffle_epi8(d[v], rev);
+        }
+        d[0] = _mm512_xor_si512(d[0], _mm512_zextsi128_si512(acc));
+        __m512i k0 = _mm512_loadu_si512((const void *)&key->k[0]);
+        lo = _mm512_clmulepi64_epi128(d[0], k0, 0x00);
+        hi = _mm512_clmulepi64_epi128(d[0], k0, 0x11);
+        mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(d[0], k0, 0x01),
+                               _mm512_clmulepi64_epi128(d[0], k0, 0x10));
+        for (int v = 1; v < VP512_N / 4; v++)
+            vp512_acc(d[v], _mm512_loadu_si512((const void *)&key->k[4 * v]),
+                      &lo, &mid, &hi);
+        acc = vp512_finish(lo, mid, hi);
+    }
+    if (nblocks > 0) {
+        size_t base = VP512_N - nblocks;
+        __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+        for (size_t v = 0; 4 * v < nblocks; v++) {
+            size_t lanes = nblocks - 4 * v < 4 ? nblocks - 4 * v : 4;
+            __mmask8 m = (__mmask8)((1u << (2 * lanes)) - 1);
+            __m512i d = _mm512_maskz_loadu_epi64(m, in + 64 * v);
+            __m512i k = _mm512_maskz_loadu_epi64(m, &key->k[base + 4 * v]);
+            if (swap)
+                d = _mm512_shuffle_epi8(d, rev);
+            if (v == 0)
+                d = _mm512_xor_si512(d, _mm512_zextsi128_si512(acc));
+            vp512_acc(d, k, &lo, &mid, &hi);
+        }
+        acc = vp512_finish(lo, mid, hi);
+    }
+    gx_store(y, acc, swap);
+}
+
+ENGINE_FN void vp512_init(void *hk, const uint8_t h[16])
+{
+    gx_powers(((struct vp512_key *)hk)->k, VP512_N, h, 1);
+}
+
+ENGINE_FN void vp512_ghash(const void *hk, uint8_t y[16], const uint8_t *in,
+                           size_t nblocks)
+{
+    vp512_hash(hk, y, in, nblocks, 1);
+}
+
+ENGINE_FN void vp512_polyval_init(void *hk, const uint8_t h[16])
+{
+    gx_powers(((struct vp512_key *)hk)->k, VP512_N, h, 0);
+}
+
+ENGINE_FN void vp512_polyval(const void *hk, uint8_t s[16], const uint8_t *in,
+                             size_t nblocks)
+{
+    vp512_hash(hk, s, in, nblocks, 0);
+}
+
+static const struct aesir_ghash_engine engine = {
+    .name = "ghash-vpclmul-avx512",
+    .description = "VPCLMULQDQ on zmm, 32 blocks per reduction",
+    .flags = ENGINE_CT | ENGINE_HW,
+    .batch = VP512_N,
+    .init = vp512_init,
+    .ghash = vp512_ghash,
+    .polyval_init = vp512_polyval_init,
+    .polyval = vp512_polyval,
+};
+
+const struct aesir_ghash_engine *aesir_ghash_vpclmul_avx512(void)
+{
+    const uint32_t need = AESIR_CPU_VPCLMUL | AESIR_CPU_PCLMUL |
+                          AESIR_CPU_SSSE3 | AESIR_CPU_AVX2 | AESIR_CPU_AVX512F |
+                          AESIR_CPU_AVX512BW | AESIR_CPU_AVX512VL;
+    return (aesir_cpu_features() & need) == need ? &engine : NULL;
+}
+
+#else /* not x86 */
+
+#include "ghash.h"
+
+const struct aesir_ghash_engine *aesir_ghash_vpclmul_avx512(void)
+{
+    return NULL;
+}
+
+#endif
