@@ -85,7 +85,9 @@ enum {
     AESIR_E_ARGUMENT = -9,          /* NULL pointer or invalid option */
     AESIR_E_STATE = -10,            /* context not initialised, finished, or
                                        keyed for the other direction */
-    AESIR_E_SELFTEST = -11          /* an engine failed its known-answer test */
+    AESIR_E_SELFTEST = -11,         /* an engine failed its known-answer test */
+    AESIR_E_AUTH = -12              /* authentication failed: tag, or
+                                       integrity check, does not match */
 };
 
 /*
@@ -521,6 +523,215 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ctr_crypt(const aesir_aes *key,
                                       const uint8_t iv[16],
                                       unsigned counter_bits, uint8_t *out,
                                       const uint8_t *in, size_t len);
+
+/* ---------------------------------------------------------------------
+ * GCM and GMAC (NIST SP 800-38D)
+ * ------------------------------------------------------------------- */
+
+/*
+ * GCM is CTR encryption with a GHASH tag (a polynomial hash over the
+ * additional data and the ciphertext, in GF(2^128)). aesir computes GHASH
+ * with a GHASH engine, listed like the AES engines (aesir_ghash_engine_*);
+ * a GCM key pairs an AES engine with a GHASH engine.
+ *
+ * Nonces (IVs): never use one IV twice with the same key: a repeated IV
+ * reveals the XOR of two plaintexts and lets an attacker forge tags for
+ * that key. 12 bytes is the standard length and the fast path; random
+ * 12-byte IVs are safe for up to 2^32 messages per key (SP 800-38D
+ * section 8.3). Other lengths (1 byte and up) are hashed into the first
+ * counter block as the standard says.
+ *
+ * Tags: 16 bytes (AESIR_GCM_TAG_BYTES) unless you have a reason; 12..15
+ * bytes are allowed everywhere a tag length is taken. 8 and 4 bytes only
+ * with AESIR_GCM_SHORT_TAGS at key set-up: a forgery against a t-bit
+ * tag succeeds with probability about 2^-t per try, and SP 800-38D
+ * Appendix C (tables 1 and 2) bounds, per key, both the length of each
+ * message and the number of decryptions allowed with such tags; follow
+ * it (docs/modes/gcm.md) or do not use them.
+ *
+ * Limits (SP 800-38D 5.2.1.1): plaintext at most 2^36 - 32 bytes per
+ * message, additional data and IV at most 2^61 - 1 bytes. Longer input
+ * is refused with AESIR_E_INPUT_LENGTH (or AESIR_E_IV_LENGTH), never
+ * wrapped.
+ */
+#define AESIR_GCM_TAG_BYTES 16
+#define AESIR_GCM_NONCE_BYTES 12
+/* Option for aesir_gcm_init_ex(): allow 8- and 4-byte tags. */
+#define AESIR_GCM_SHORT_TAGS 1u
+
+/* aesir_gcm_key -- an AES key with its GHASH key (the hash key H and its
+ * precomputed powers or tables). Opaque, AESIR_GCM_KEY_BYTES bytes
+ * (6144), no heap; placement rules as for aesir_aes (16-byte aligned;
+ * malloc is fine). May be shared by threads once set up. Clear it with
+ * aesir_gcm_clear(). */
+#define AESIR_GCM_KEY_BYTES 6144
+typedef struct aesir_gcm_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_GCM_KEY_BYTES];
+} aesir_gcm_key;
+
+/*
+ * aesir_gcm_init -- sets up key for GCM and GMAC with a key of 16, 24 or
+ * 32 bytes and the default engines (AESIR_ENGINE and AESIR_GHASH_ENGINE
+ * override them). Errors: AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT,
+ * AESIR_E_SELFTEST. On error key is cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_init(aesir_gcm_key *key,
+                                               const uint8_t *k,
+                                               size_t key_len);
+/*
+ * aesir_gcm_init_ex -- as aesir_gcm_init(), with the AES engine and the
+ * GHASH engine chosen by name (NULL: the default) and options
+ * (AESIR_GCM_SHORT_TAGS, or 0). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT (unknown option bit).
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
+                  const char *aes_engine, const char *ghash_engine,
+                  unsigned options);
+/* aesir_gcm_engines -- the names of the engines key uses (either pointer
+ * may be NULL); AESIR_E_STATE when key is not set up. */
+AESIR_API int aesir_gcm_engines(const aesir_gcm_key *key,
+                                const char **aes_engine,
+                                const char **ghash_engine);
+/* aesir_gcm_clear -- wipes key. */
+AESIR_API void aesir_gcm_clear(aesir_gcm_key *key);
+
+/*
+ * aesir_gcm_seal -- encrypts in_len bytes of in and appends the 16-byte
+ * tag: out receives in_len + 16 bytes (out_cap must be at least that;
+ * *out_len is set to it). aad (additional data, authenticated, not
+ * encrypted) may be NULL when aad_len is 0. out may equal in (in-place);
+ * no buffer needs alignment. Errors: AESIR_E_STATE (key not set up),
+ * AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH (0 or too long), AESIR_E_INPUT_LENGTH
+ * (over the limits above), AESIR_E_OUTPUT_SIZE. Nothing is written on
+ * error.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out,
+               size_t out_cap, size_t *out_len, const uint8_t *in,
+               size_t in_len);
+/*
+ * aesir_gcm_open -- verifies and decrypts what aesir_gcm_seal produced
+ * (in_len bytes: ciphertext, then the 16-byte tag): out receives
+ * in_len - 16 bytes. The tag is checked (in constant time) before any
+ * plaintext is released: on AESIR_E_AUTH out holds no plaintext (the
+ * bytes it would have received are zeroed) and *out_len is 0. Other
+ * errors: as aesir_gcm_seal, and AESIR_E_INPUT_LENGTH when in_len < 16.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out,
+               size_t out_cap, size_t *out_len, const uint8_t *in,
+               size_t in_len);
+/*
+ * aesir_gcm_seal_detached / aesir_gcm_open_detached -- the same with the
+ * tag apart: out and in have len bytes; tag_len is 16..12 (or 8 and 4
+ * with AESIR_GCM_SHORT_TAGS; AESIR_E_ARGUMENT otherwise). Open returns
+ * AESIR_E_AUTH with out zeroed when the tag does not match.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_seal_detached(const aesir_gcm_key *key, const uint8_t *iv,
+                        size_t iv_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_open_detached(const aesir_gcm_key *key, const uint8_t *iv,
+                        size_t iv_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, const uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+
+/*
+ * aesir_gcm -- one message in steps: aesir_gcm_start, then the additional
+ * data in any number of aesir_gcm_aad calls, then the data in any number
+ * of update calls of any lengths, in one direction, then
+ * aesir_gcm_finish (encryption: the tag) or aesir_gcm_verify
+ * (decryption). Holds a pointer to the key, which must outlive it, and
+ * the message's secrets (counter, hash state): aesir_gcm_finish/verify
+ * and every error but AESIR_E_ARGUMENT on a NULL ctx wipe it;
+ * aesir_gcm_abort does so without a result. Calls out of order (aad after
+ * data, encrypt and decrypt updates mixed, anything after finish) return
+ * AESIR_E_STATE.
+ *
+ * aesir_gcm_decrypt_update_unverified releases plaintext before the tag
+ * is checked: an attacker who changes the ciphertext changes that
+ * plaintext, and only the final aesir_gcm_verify says so. Use it only
+ * when you must stream (too large to hold), and act on nothing before
+ * verify succeeds; otherwise use aesir_gcm_open, which releases nothing
+ * unverified, or split the stream into separately sealed chunks (the
+ * C2SP chunked-encryption format of `aesir encrypt`).
+ */
+#define AESIR_GCM_CTX_BYTES 192
+typedef struct aesir_gcm {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_GCM_CTX_BYTES];
+} aesir_gcm;
+
+/* aesir_gcm_start -- begins a message with iv. Errors: AESIR_E_STATE
+ * (key not set up), AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_start(aesir_gcm *ctx,
+                                                const aesir_gcm_key *key,
+                                                const uint8_t *iv,
+                                                size_t iv_len);
+/* aesir_gcm_aad -- more additional data (before any update). Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_aad(aesir_gcm *ctx,
+                                              const uint8_t *aad, size_t len);
+/* aesir_gcm_encrypt_update -- encrypts len bytes of in to out (len bytes;
+ * out may equal in). Errors: AESIR_E_STATE, AESIR_E_ARGUMENT,
+ * AESIR_E_INPUT_LENGTH (the message would pass 2^36 - 32 bytes). */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_encrypt_update(aesir_gcm *ctx,
+                                                         uint8_t *out,
+                                                         const uint8_t *in,
+                                                         size_t len);
+/* aesir_gcm_decrypt_update_unverified -- decrypts len bytes; the
+ * plaintext is NOT authenticated until aesir_gcm_verify succeeds (see
+ * above). Errors as aesir_gcm_encrypt_update. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_decrypt_update_unverified(aesir_gcm *ctx, uint8_t *out,
+                                    const uint8_t *in, size_t len);
+/* aesir_gcm_finish -- the tag of an encryption (or of GMAC: no update),
+ * tag_len bytes as for aesir_gcm_seal_detached. Errors: AESIR_E_STATE
+ * (decrypting, or not started), AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_finish(aesir_gcm *ctx,
+                                                 uint8_t *tag,
+                                                 size_t tag_len);
+/* aesir_gcm_verify -- compares the tag of a decryption (or of GMAC) with
+ * tag in constant time: AESIR_OK or AESIR_E_AUTH. Errors also:
+ * AESIR_E_STATE (encrypting, or not started), AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_verify(aesir_gcm *ctx,
+                                                 const uint8_t *tag,
+                                                 size_t tag_len);
+/* aesir_gcm_abort -- ends the message without a result, wiping ctx. */
+AESIR_API void aesir_gcm_abort(aesir_gcm *ctx);
+
+/*
+ * aesir_gmac / aesir_gmac_verify -- GMAC (SP 800-38D: GCM with no
+ * plaintext): a tag over aad_len bytes of aad under key and iv, and its
+ * constant-time check (AESIR_E_AUTH on mismatch). Same IV rules as GCM.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_gmac(const aesir_gcm_key *key,
+                                           const uint8_t *iv, size_t iv_len,
+                                           const uint8_t *aad, size_t aad_len,
+                                           uint8_t *tag, size_t tag_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gmac_verify(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+                  const uint8_t *aad, size_t aad_len, const uint8_t *tag,
+                  size_t tag_len);
+
+/*
+ * GHASH engines: the GF(2^128) multipliers GCM (and GMAC, and later
+ * POLYVAL) run on, listed like the AES engines with the same flags
+ * (AESIR_ENGINE_HARDWARE: carry-less multiply instructions). The default
+ * is AESIR_GHASH_ENGINE when it names an available engine, else the
+ * fastest available constant-time one. ghash-table4 and ghash-table8 are
+ * not constant-time: by name only.
+ */
+AESIR_API size_t aesir_ghash_engine_count(void);
+AESIR_API const char *aesir_ghash_engine_name(size_t i);
+AESIR_API const char *aesir_ghash_engine_description(size_t i);
+AESIR_API unsigned aesir_ghash_engine_flags(size_t i);
+AESIR_API int aesir_ghash_engine_find(const char *name);
+AESIR_API const char *aesir_ghash_engine_default(void);
 
 #ifdef __cplusplus
 }

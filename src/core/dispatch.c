@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "ghash.h"
 
 /*
  * The registry, generated from engines.def: name and properties are kept
@@ -149,6 +150,17 @@ const struct aesir_engine *aesir_engine_at(size_t i)
     return i < NENGINES ? registry[i].get() : NULL;
 }
 
+/* a and b are the same string; the first bytes inline, no library call
+ * (most names differ there). */
+static inline int same_name(const char *a, const char *b)
+{
+    if (*a != *b)
+        return 0;
+    while (*a != '\0' && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 /*
  * The registry index of name, or -1. Key setup through the API looks the
  * engine up on every call (a named engine is the common case), so: a name
@@ -163,15 +175,9 @@ static int index_of(const char *name)
     int i = aesir_engine_index_fast(name);
     if (i >= 0)
         return i;
-    for (size_t k = 0; k < NENGINES; k++) {
-        const char *a = registry[by_rank[k]].name, *b = name;
-        if (*a != *b)
-            continue;
-        while (*a != '\0' && *a == *b)
-            a++, b++;
-        if (*a == *b)
+    for (size_t k = 0; k < NENGINES; k++)
+        if (same_name(registry[by_rank[k]].name, name))
             return by_rank[k];
-    }
     return -1;
 }
 
@@ -305,4 +311,159 @@ int aesir_engine_selftest(const char *name)
         return AESIR_E_ARGUMENT;
     (void)aesir_engine_checked(index_of(name), &err);
     return err;
+}
+
+/* ---------------------------------------------------------------------
+ * GHASH engines (src/ghash/ghash.h): the same registry, generated from
+ * engines.def, without per-CPU rules (the ranks are the order on every
+ * CPU measured). AESIR_GHASH_ENGINE overrides the default.
+ * ------------------------------------------------------------------- */
+
+struct ghash_entry {
+    char name[24];
+    unsigned flags;
+    const struct aesir_ghash_engine *(*get)(void);
+};
+
+enum {
+#define GHASH_ENGINE(id, name, ct, kind, rank) GHASH_INDEX_##id,
+#include "engines.def"
+    NGHASH
+};
+
+static const struct ghash_entry ghash_registry[NGHASH] = {
+#define GHASH_ENGINE(id, name, ct, kind, rank)                                 \
+    {name, (ct) | FLAGS_##kind, GET_##kind(aesir_ghash_##id)},
+#include "engines.def"
+};
+
+static const unsigned char ghash_by_rank[NGHASH] = {
+#define GHASH_ENGINE(id, name, ct, kind, rank) [rank] = GHASH_INDEX_##id,
+#include "engines.def"
+};
+#define GHASH_ENGINE(id, name, ct, kind, rank) +(rank)
+_Static_assert(0
+#include "engines.def"
+                   == NGHASH * (NGHASH - 1) / 2,
+               "engines.def: GHASH ranks must be 0 .. count-1, each once");
+
+size_t aesir_ghash_engine_count(void)
+{
+    return NGHASH;
+}
+
+const struct aesir_ghash_engine *aesir_ghash_engine_at(size_t i)
+{
+    return i < NGHASH ? ghash_registry[i].get() : NULL;
+}
+
+const char *aesir_ghash_engine_name(size_t i)
+{
+    return i < NGHASH ? ghash_registry[i].name : NULL;
+}
+
+const char *aesir_ghash_engine_name_at(size_t i)
+{
+    return aesir_ghash_engine_name(i);
+}
+
+const char *aesir_ghash_engine_description(size_t i)
+{
+    const struct aesir_ghash_engine *e = aesir_ghash_engine_at(i);
+    if (i >= NGHASH)
+        return NULL;
+    return e != NULL ? e->description : "(not available on this CPU)";
+}
+
+unsigned aesir_ghash_engine_flags(size_t i)
+{
+    if (i >= NGHASH)
+        return 0;
+    return ghash_registry[i].flags |
+           (ghash_registry[i].get() != NULL ? AESIR_ENGINE_AVAILABLE : 0);
+}
+
+int aesir_ghash_engine_find(const char *name)
+{
+    if (name == NULL)
+        return -1;
+    for (size_t k = 0; k < NGHASH; k++)
+        if (same_name(ghash_registry[ghash_by_rank[k]].name, name))
+            return ghash_by_rank[k];
+    return -1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline, cold))
+#endif
+static int
+ghash_choose_default(void)
+{
+    const char *env = getenv("AESIR_GHASH_ENGINE");
+    int any = -1;
+
+    if (env != NULL && *env != '\0') {
+        int i = aesir_ghash_engine_find(env);
+        if (i >= 0 && aesir_ghash_engine_at((size_t)i) != NULL)
+            return i;
+    }
+    for (size_t p = 0; p < NGHASH; p++) {
+        int i = ghash_by_rank[p];
+        const struct aesir_ghash_engine *e = aesir_ghash_engine_at((size_t)i);
+        if (e == NULL)
+            continue;
+        if (e->flags & ENGINE_CT)
+            return i;
+        if (any < 0)
+            any = i;
+    }
+    return any;
+}
+
+/* The default GHASH engine's index + 1 once chosen, 0 before. */
+static _Atomic int ghash_default_slot;
+
+static int ghash_default_index(void)
+{
+    int i = atomic_load_explicit(&ghash_default_slot, memory_order_relaxed);
+    if (i == 0) {
+        i = ghash_choose_default() + 1;
+        atomic_store_explicit(&ghash_default_slot, i, memory_order_relaxed);
+    }
+    return i - 1;
+}
+
+const char *aesir_ghash_engine_default(void)
+{
+    int i = ghash_default_index();
+    return i >= 0 ? ghash_registry[i].name : NULL;
+}
+
+int aesir_ghash_index(const char *name)
+{
+    return name == NULL ? ghash_default_index() : aesir_ghash_engine_find(name);
+}
+
+static _Atomic unsigned char ghash_selftest_state[NGHASH];
+
+const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err)
+{
+    const struct aesir_ghash_engine *e;
+    unsigned char s;
+
+    if (i < 0 || i >= (int)NGHASH) {
+        *err = AESIR_E_ENGINE_UNKNOWN;
+        return NULL;
+    }
+    if ((e = ghash_registry[i].get()) == NULL) {
+        *err = AESIR_E_ENGINE_UNAVAILABLE;
+        return NULL;
+    }
+    s = atomic_load(&ghash_selftest_state[i]);
+    if (s == 0) {
+        s = aesir_ghash_selftest_run(e) == 0 ? 1 : 2;
+        atomic_store(&ghash_selftest_state[i], s);
+    }
+    *err = s == 1 ? AESIR_OK : AESIR_E_SELFTEST;
+    return s == 1 ? e : NULL;
 }

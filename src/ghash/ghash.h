@@ -61,16 +61,19 @@ struct aesir_ghash_engine {
     const struct aesir_ghash_engine *aesir_ghash_##id(void);
 #include "engines.def"
 
-/* The registry (registry.c for now; dispatch.c later): engine i in
- * engines.def order, NULL when this CPU or build cannot run it or i is
- * past the end; its name whether or not it is available (NULL past the
- * end). */
-size_t aesir_ghash_engine_count(void);
+/* The registry (dispatch.c): engine i in engines.def order, NULL when
+ * this CPU or build cannot run it or i is past the end (the public
+ * aesir_ghash_engine_count/name/flags list them all). */
 const struct aesir_ghash_engine *aesir_ghash_engine_at(size_t i);
 const char *aesir_ghash_engine_name_at(size_t i);
-
+/* The registry index of the engine called name (NULL: the default), or
+ * -1 when there is none. */
+int aesir_ghash_index(const char *name);
+/* The engine at index i, available and self-tested (once per process);
+ * NULL with *err set otherwise (as aesir_engine_checked). */
+const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err);
 /*
- * aesir_ghash_selftest_run: known answers on engine e (registry.c): the
+ * aesir_ghash_selftest_run: known answers on engine e (ghash_selftest.c): the
  * GHASH values of GCM test cases 2 and 4 (McGrew and Viega, "The Galois/
  * Counter Mode of Operation (GCM)", appendix B) and RFC 8452's POLYVAL
  * example (appendix A), the latter through aesir_polyval (so through e's

@@ -68,10 +68,16 @@ static void ctr_run(const struct aesir_key_state *ks, uint8_t ctr[16],
         ctr_generic(ks, ctr, out, in, k);
 }
 
+void aesir_ctr_blocks(const struct aesir_key_state *ks, uint8_t ctr[16],
+                      uint8_t *out, const uint8_t *in, size_t k)
+{
+    ctr_run(ks, ctr, out, in, k);
+}
+
 /* Encrypts k counter blocks into the stream; marks the context spent when
  * the last one used was 2^w - 1. */
-static void ctr_blocks(struct cipher_state *st, uint8_t *out,
-                       const uint8_t *in, size_t k, uint64_t room)
+static void ctr_blocks(struct cipher_state *st, uint8_t *out, const uint8_t *in,
+                       size_t k, uint64_t room)
 {
     ctr_run(st->ks, st->iv, out, in, k);
     if (k == room)
@@ -128,9 +134,9 @@ int aesir_ctr_update(struct cipher_state *st, uint8_t *out, const uint8_t *in,
  * it (4K aliasing). Where ASLR put the stack decided whether consecutive
  * calls overlapped: 576 bytes took 76 or 102-110 TSC cycles on Zen 4.
  */
-AESIR_NOINLINE static int
-ctr_whole(const struct aesir_key_state *ks, const uint8_t iv[16],
-          uint8_t *out, const uint8_t *in, size_t nblocks)
+AESIR_NOINLINE static int ctr_whole(const struct aesir_key_state *ks,
+                                    const uint8_t iv[16], uint8_t *out,
+                                    const uint8_t *in, size_t nblocks)
 {
     uint8_t ctr[16];
     aesir_ctr_copy(ctr, iv);
@@ -139,9 +145,10 @@ ctr_whole(const struct aesir_key_state *ks, const uint8_t iv[16],
 }
 
 /* nblocks whole blocks (maybe none) and a partial one of tail bytes. */
-AESIR_NOINLINE static int
-ctr_partial(const struct aesir_key_state *ks, const uint8_t iv[16],
-            uint8_t *out, const uint8_t *in, size_t nblocks, size_t tail)
+AESIR_NOINLINE static int ctr_partial(const struct aesir_key_state *ks,
+                                      const uint8_t iv[16], uint8_t *out,
+                                      const uint8_t *in, size_t nblocks,
+                                      size_t tail)
 {
     uint8_t ctr[16], ksb[16];
     aesir_ctr_copy(ctr, iv);

@@ -141,6 +141,12 @@ static inline unsigned aesir_ctr_bits(unsigned counter_bits)
 int aesir_ctr_oneshot(const struct aesir_key_state *ks, const uint8_t iv[16],
                       unsigned w, uint8_t *out, const uint8_t *in, size_t len);
 
+/* k keystream blocks from the 128-bit counter ctr (advanced past them)
+ * XORed into in, on the engine's CTR path or the generic one (ctr.c); the
+ * caller keeps the counter from wrapping. */
+void aesir_ctr_blocks(const struct aesir_key_state *ks, uint8_t ctr[16],
+                      uint8_t *out, const uint8_t *in, size_t k);
+
 /* One encryption of the 16-byte block in with the context's key. */
 static inline void aesir_encrypt1(const struct cipher_state *st,
                                   uint8_t out[16], const uint8_t in[16])

@@ -1,53 +1,9 @@
 /*
- * registry.c -- the GHASH engine registry, generated from
- * src/core/engines.def, and the GHASH known-answer self-test. (A
- * temporary home: it moves into src/core/dispatch.c.)
- *
- * Engines of kind HW are left out, as "not built", when the library is
- * configured with AESIR_HW_ENGINES=OFF (AESIR_NO_HW_ENGINES): their names
- * stay listed and their accessors are never called, so a build without
- * them behaves like a CPU without carry-less multiplication.
+ * ghash_selftest.c -- the GHASH engines' known-answer test, run by dispatch.c
+ * the first time an engine is asked for (aesir_ghash_checked).
  */
 #include "internal.h"
 #include "ghash.h"
-
-#ifdef AESIR_NO_HW_ENGINES
-static const struct aesir_ghash_engine *ghash_not_built(void)
-{
-    return NULL;
-}
-#define GHASH_GET_HW(id) ghash_not_built
-#else
-#define GHASH_GET_HW(id) aesir_ghash_##id
-#endif
-#define GHASH_GET_SW(id) aesir_ghash_##id
-
-struct ghash_entry {
-    const char *name;
-    const struct aesir_ghash_engine *(*get)(void);
-};
-
-static const struct ghash_entry ghash_registry[] = {
-#define GHASH_ENGINE(id, name, ct, kind, rank) {name, GHASH_GET_##kind(id)},
-#include "engines.def"
-};
-
-#define GHASH_COUNT (sizeof(ghash_registry) / sizeof(ghash_registry[0]))
-
-size_t aesir_ghash_engine_count(void)
-{
-    return GHASH_COUNT;
-}
-
-const struct aesir_ghash_engine *aesir_ghash_engine_at(size_t i)
-{
-    return i < GHASH_COUNT ? ghash_registry[i].get() : NULL;
-}
-
-const char *aesir_ghash_engine_name_at(size_t i)
-{
-    return i < GHASH_COUNT ? ghash_registry[i].name : NULL;
-}
 
 /* ---- known answers ---------------------------------------------------- */
 

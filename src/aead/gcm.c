@@ -1,0 +1,606 @@
+/*
+ * gcm.c -- GCM and GMAC (NIST SP 800-38D), written once on top of an AES
+ * engine's CTR path and a GHASH engine (src/ghash/ghash.h).
+ *
+ * GCM encrypts with CTR from the counter block after J0, incrementing only
+ * its low 32 bits (inc32, SP 800-38D 6.2), and authenticates with
+ *   S = GHASH_H(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64),
+ *   T = MSB_t(E_K(J0) xor S), H = E_K(0^128),
+ * J0 = IV || 0^31 || 1 for a 96-bit IV, else GHASH_H(IV || 0^(s+64) ||
+ * [len(IV)]_64) (section 7.1, steps 1-6).
+ *
+ * The data path works in chunks small enough to stay in L1 (CHUNK
+ * blocks): encryption runs CTR on a chunk and hashes the ciphertext it
+ * just wrote; decryption hashes a chunk of ciphertext and then decrypts
+ * it, so that in place the hash reads ciphertext, not plaintext. Fused
+ * engine kernels (CTR and GHASH in one loop) come in through the same
+ * functions.
+ *
+ * What is secret: the key, H and its powers (in the key object), E_K(J0),
+ * the counter and the hash state of a message (in aesir_gcm, wiped when
+ * the message ends or fails), the data. The code branches only on
+ * lengths and on the public state of a message; the tag check is
+ * aesir_ct_compare. One-shot open releases no plaintext on failure: it
+ * zeroes what it wrote.
+ */
+#include "modes.h"
+
+#include "ghash.h"
+
+#define GCM_KEY_MAGIC 0x67636d6bu /* "gcmk" */
+#define GCM_MAGIC 0x67636d73u     /* "gcms" */
+
+/* Blocks per chunk of the data path: 4 KiB in and out stay in L1. */
+#define CHUNK 256
+
+/* SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits, len(A) and len(IV) <=
+ * 2^64 - 1 bits. */
+#define MAX_DATA ((UINT64_C(1) << 36) - 32)
+#define MAX_AAD ((UINT64_C(1) << 61) - 1)
+
+/*
+ * The layout behind aesir_gcm_key: the AES key context (encryption only),
+ * a 64-byte head, then the GHASH engine's key area, 64-byte aligned when
+ * the object is.
+ */
+struct gcm_key_state {
+    aesir_aes aes;
+    const struct aesir_ghash_engine *gh;
+    uint32_t magic;
+    uint32_t options;
+    unsigned char head_pad[64 - sizeof(void *) - 8];
+    _Alignas(16) unsigned char hk[AESIR_GHASH_KEY_BYTES];
+};
+_Static_assert(sizeof(struct gcm_key_state) == sizeof(aesir_gcm_key),
+               "aesir_gcm_key: AESIR_GCM_KEY_BYTES");
+_Static_assert(offsetof(struct gcm_key_state, hk) % 64 == 0,
+               "GHASH key area on a cache line");
+
+/* Phases of a message. */
+enum { PH_AAD = 1, PH_ENC, PH_DEC };
+
+struct gcm_state {
+    const struct gcm_key_state *key;
+    uint32_t magic;
+    uint32_t phase; /* PH_*; 0 when ended */
+    uint32_t nks;   /* keystream bytes of ks used (16: none left) */
+    uint32_t nbuf;  /* bytes in hbuf not yet hashed */
+    uint64_t aad_len;
+    uint64_t data_len;
+    uint8_t ctr[16];  /* the next counter block */
+    uint8_t ekj0[16]; /* E_K(J0) */
+    uint8_t y[16];    /* the GHASH accumulator */
+    uint8_t hbuf[16]; /* a partial block waiting for GHASH */
+    uint8_t ks[16];   /* a keystream block */
+};
+_Static_assert(sizeof(struct gcm_state) <= sizeof(aesir_gcm),
+               "aesir_gcm too small");
+
+/* The key state behind key, or NULL when it is not set up (or not
+ * 16-byte aligned, as for aesir_aes). */
+static const struct gcm_key_state *key_state(const aesir_gcm_key *key)
+{
+    const struct gcm_key_state *k;
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return NULL;
+    k = (const struct gcm_key_state *)(const void *)key->opaque;
+    if (k->magic != GCM_KEY_MAGIC ||
+        aesir_key_state(&k->aes, AESIR_ENCRYPT) == NULL)
+        return NULL;
+    return k;
+}
+
+static const struct aesir_key_state *aes_of(const struct gcm_key_state *k)
+{
+    return (const struct aesir_key_state *)(const void *)k->aes.opaque;
+}
+
+/* ---- key ------------------------------------------------------------- */
+
+void aesir_gcm_clear(aesir_gcm_key *key)
+{
+    if (key != NULL)
+        aesir_wipe(key->opaque, sizeof(key->opaque));
+}
+
+int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
+                      const char *aes_engine, const char *ghash_engine,
+                      unsigned options)
+{
+    struct gcm_key_state *st;
+    const struct aesir_ghash_engine *gh;
+    uint8_t h[16] = {0};
+    int err;
+
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT; /* nothing written to a misaligned key */
+    st = (struct gcm_key_state *)(void *)key->opaque;
+    if (k == NULL || (options & ~AESIR_GCM_SHORT_TAGS) != 0) {
+        err = AESIR_E_ARGUMENT;
+        goto fail;
+    }
+    if ((gh = aesir_ghash_checked(aesir_ghash_index(ghash_engine), &err)) ==
+        NULL)
+        goto fail;
+    if ((err = aesir_aes_init_ex(&st->aes, k, key_len, aes_engine,
+                                 AESIR_ENCRYPT)) != AESIR_OK)
+        goto fail;
+    /* The whole area is wiped: the engines' layouts differ in size, and
+     * an earlier key's tables must not stay behind a smaller one. */
+    memset(st->hk, 0, sizeof(st->hk));
+    aes_of(st)->engine->encrypt(aes_of(st)->rk_enc, aes_of(st)->nr, h, h, 1);
+    gh->init(st->hk, h);
+    aesir_wipe(h, sizeof(h));
+    st->gh = gh;
+    st->options = options;
+    st->magic = GCM_KEY_MAGIC;
+    return AESIR_OK;
+fail:
+    aesir_gcm_clear(key);
+    return err;
+}
+
+int aesir_gcm_init(aesir_gcm_key *key, const uint8_t *k, size_t key_len)
+{
+    return aesir_gcm_init_ex(key, k, key_len, NULL, NULL, 0);
+}
+
+int aesir_gcm_engines(const aesir_gcm_key *key, const char **aes_engine,
+                      const char **ghash_engine)
+{
+    const struct gcm_key_state *k = key_state(key);
+    if (k == NULL)
+        return AESIR_E_STATE;
+    if (aes_engine != NULL)
+        *aes_engine = aes_of(k)->engine->name;
+    if (ghash_engine != NULL)
+        *ghash_engine = k->gh->name;
+    return AESIR_OK;
+}
+
+/* ---- hashing --------------------------------------------------------- */
+
+/* Feeds len bytes into GHASH through the partial-block buffer. */
+static void hash_bytes(struct gcm_state *st, const uint8_t *p, size_t len)
+{
+    const struct gcm_key_state *k = st->key;
+    size_t n;
+
+    if (st->nbuf != 0) {
+        n = 16 - st->nbuf < len ? 16 - st->nbuf : len;
+        memcpy(st->hbuf + st->nbuf, p, n);
+        st->nbuf += (uint32_t)n;
+        p += n, len -= n;
+        if (st->nbuf < 16)
+            return;
+        k->gh->ghash(k->hk, st->y, st->hbuf, 1);
+        st->nbuf = 0;
+    }
+    if (len >= 16) {
+        k->gh->ghash(k->hk, st->y, p, len / 16);
+        p += len & ~(size_t)15;
+        len &= 15;
+    }
+    if (len != 0) {
+        memcpy(st->hbuf, p, len);
+        st->nbuf = (uint32_t)len;
+    }
+}
+
+/* Pads a partial block with zeros and hashes it (the 0^v and 0^u). */
+static void hash_pad(struct gcm_state *st)
+{
+    if (st->nbuf != 0) {
+        memset(st->hbuf + st->nbuf, 0, 16 - st->nbuf);
+        st->key->gh->ghash(st->key->hk, st->y, st->hbuf, 1);
+        st->nbuf = 0;
+    }
+}
+
+/* ---- counter --------------------------------------------------------- */
+
+/*
+ * n keystream blocks XORed into in, from st->ctr with inc32: only the low
+ * 32 bits count, wrapping to 0 without a carry into the upper 96 (which
+ * the engines' 128-bit counter would make). Only an IV of other than 96
+ * bits can start the counter near the wrap.
+ */
+static void ctr32(struct gcm_state *st, uint8_t *out, const uint8_t *in,
+                  size_t n)
+{
+    const struct aesir_key_state *ks = aes_of(st->key);
+
+    while (n > 0) {
+        uint64_t room = (UINT64_C(1) << 32) - aesir_load_be32(st->ctr + 12);
+        size_t k = (uint64_t)n < room ? n : (size_t)room;
+        uint8_t upper[12];
+
+        memcpy(upper, st->ctr, 12);
+        aesir_ctr_blocks(ks, st->ctr, out, in, k);
+        if ((uint64_t)k == room) {
+            memcpy(st->ctr, upper, 12);
+            memset(st->ctr + 12, 0, 4);
+        }
+        out += 16 * k, in += 16 * k, n -= k;
+    }
+}
+
+/* The next keystream block into st->ks. */
+static void next_ks(struct gcm_state *st)
+{
+    memset(st->ks, 0, 16);
+    ctr32(st, st->ks, st->ks, 1);
+    st->nks = 0;
+}
+
+/* ---- messages -------------------------------------------------------- */
+
+static struct gcm_state *state_of(aesir_gcm *ctx)
+{
+    return (struct gcm_state *)(void *)ctx->opaque;
+}
+
+/* The message behind ctx in one of the phases of mask (bits 1 << PH_*),
+ * or NULL. */
+static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
+{
+    struct gcm_state *st;
+    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+        return NULL;
+    st = state_of(ctx);
+    if (st->magic != GCM_MAGIC || st->phase == 0 ||
+        ((1u << st->phase) & mask) == 0)
+        return NULL;
+    return st;
+}
+
+/* Ends a message: every error but a NULL or misaligned ctx lands here. */
+static int end(aesir_gcm *ctx, int err)
+{
+    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
+        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
+    return err;
+}
+
+void aesir_gcm_abort(aesir_gcm *ctx)
+{
+    (void)end(ctx, AESIR_OK);
+}
+
+/* A tag length the key allows: 12..16, and 8 and 4 with short tags. */
+static int tag_len_ok(const struct gcm_key_state *k, size_t tag_len)
+{
+    if (tag_len >= 12 && tag_len <= 16)
+        return 1;
+    return (k->options & AESIR_GCM_SHORT_TAGS) &&
+           (tag_len == 8 || tag_len == 4);
+}
+
+static void start(struct gcm_state *st, const struct gcm_key_state *k,
+                  const uint8_t *iv, size_t iv_len)
+{
+    memset(st, 0, sizeof(*st));
+    st->key = k;
+    if (iv_len == 12) {
+        memcpy(st->ctr, iv, 12);
+        st->ctr[15] = 1;
+    } else {
+        uint8_t lens[16] = {0};
+        hash_bytes(st, iv, iv_len);
+        hash_pad(st);
+        aesir_store_be64(lens + 8, (uint64_t)iv_len * 8);
+        k->gh->ghash(k->hk, st->y, lens, 1);
+        memcpy(st->ctr, st->y, 16);
+        memset(st->y, 0, 16);
+    }
+    /* E_K(J0) for the tag, then the data from inc32(J0) */
+    memcpy(st->ekj0, st->ctr, 16);
+    aes_of(k)->engine->encrypt(aes_of(k)->rk_enc, aes_of(k)->nr, st->ekj0,
+                               st->ekj0, 1);
+    aesir_store_be32(st->ctr + 12, aesir_load_be32(st->ctr + 12) + 1);
+    st->nks = 16;
+    st->phase = PH_AAD;
+    st->magic = GCM_MAGIC;
+}
+
+/* IV lengths of SP 800-38D: 1 byte up to 2^61 - 1 bytes (2^64 - 1 bits,
+ * rounded down to whole bytes). */
+static int iv_len_ok(size_t iv_len)
+{
+    return iv_len != 0 && (uint64_t)iv_len <= MAX_AAD;
+}
+
+int aesir_gcm_start(aesir_gcm *ctx, const aesir_gcm_key *key, const uint8_t *iv,
+                    size_t iv_len)
+{
+    const struct gcm_key_state *k = key_state(key);
+
+    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT;
+    if (k == NULL)
+        return end(ctx, AESIR_E_STATE);
+    if (iv == NULL)
+        return end(ctx, AESIR_E_ARGUMENT);
+    if (!iv_len_ok(iv_len))
+        return end(ctx, AESIR_E_IV_LENGTH);
+    start(state_of(ctx), k, iv, iv_len);
+    return AESIR_OK;
+}
+
+int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
+{
+    struct gcm_state *st = live(ctx, 1u << PH_AAD);
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (len == 0)
+        return AESIR_OK;
+    if (aad == NULL)
+        return end(ctx, AESIR_E_ARGUMENT);
+    if ((uint64_t)len > MAX_AAD - st->aad_len)
+        return end(ctx, AESIR_E_INPUT_LENGTH);
+    st->aad_len += len;
+    hash_bytes(st, aad, len);
+    return AESIR_OK;
+}
+
+/* Full blocks of data: CTR and GHASH over the ciphertext, chunk by chunk
+ * (decryption hashes before it decrypts, for in-place calls). */
+static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
+                        const uint8_t *in, size_t nblocks)
+{
+    const struct gcm_key_state *k = st->key;
+
+    while (nblocks > 0) {
+        size_t n = nblocks < CHUNK ? nblocks : CHUNK;
+        if (phase == PH_DEC)
+            k->gh->ghash(k->hk, st->y, in, n);
+        ctr32(st, out, in, n);
+        if (phase == PH_ENC)
+            k->gh->ghash(k->hk, st->y, out, n);
+        in += 16 * n, out += 16 * n, nblocks -= n;
+    }
+}
+
+/* Bytes of data with the keystream left in st->ks: the ciphertext
+ * (in for decryption, out for encryption) is hashed through hbuf. */
+static void data_bytes(struct gcm_state *st, unsigned phase, uint8_t *out,
+                       const uint8_t *in, size_t len)
+{
+    if (phase == PH_DEC)
+        hash_bytes(st, in, len);
+    aesir_xor(out, in, st->ks + st->nks, len);
+    if (phase == PH_ENC)
+        hash_bytes(st, out, len);
+    st->nks += (uint32_t)len;
+}
+
+static int update(aesir_gcm *ctx, unsigned phase, uint8_t *out,
+                  const uint8_t *in, size_t len)
+{
+    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << phase);
+    size_t n;
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (len != 0 && (out == NULL || in == NULL))
+        return end(ctx, AESIR_E_ARGUMENT);
+    if ((uint64_t)len > MAX_DATA - st->data_len)
+        return end(ctx, AESIR_E_INPUT_LENGTH);
+    if (st->phase == PH_AAD) {
+        hash_pad(st);
+        st->phase = phase;
+    }
+    st->data_len += len;
+    /* what is left of the last keystream block */
+    n = 16 - st->nks < len ? 16 - st->nks : len;
+    if (n != 0) {
+        data_bytes(st, phase, out, in, n);
+        out += n, in += n, len -= n;
+    }
+    if (len >= 16) {
+        data_blocks(st, phase, out, in, len / 16);
+        out += len & ~(size_t)15, in += len & ~(size_t)15;
+        len &= 15;
+    }
+    if (len != 0) {
+        next_ks(st);
+        data_bytes(st, phase, out, in, len);
+    }
+    return AESIR_OK;
+}
+
+int aesir_gcm_encrypt_update(aesir_gcm *ctx, uint8_t *out, const uint8_t *in,
+                             size_t len)
+{
+    return update(ctx, PH_ENC, out, in, len);
+}
+
+int aesir_gcm_decrypt_update_unverified(aesir_gcm *ctx, uint8_t *out,
+                                        const uint8_t *in, size_t len)
+{
+    return update(ctx, PH_DEC, out, in, len);
+}
+
+/* The full 16-byte tag of the message so far (the state is spent). */
+static void full_tag(struct gcm_state *st, uint8_t t[16])
+{
+    uint8_t lens[16];
+
+    hash_pad(st);
+    aesir_store_be64(lens, st->aad_len * 8);
+    aesir_store_be64(lens + 8, st->data_len * 8);
+    st->key->gh->ghash(st->key->hk, st->y, lens, 1);
+    aesir_xor(t, st->y, st->ekj0, 16);
+}
+
+int aesir_gcm_finish(aesir_gcm *ctx, uint8_t *tag, size_t tag_len)
+{
+    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << PH_ENC);
+    uint8_t t[16];
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (tag == NULL || !tag_len_ok(st->key, tag_len))
+        return end(ctx, AESIR_E_ARGUMENT);
+    full_tag(st, t);
+    memcpy(tag, t, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return end(ctx, AESIR_OK);
+}
+
+int aesir_gcm_verify(aesir_gcm *ctx, const uint8_t *tag, size_t tag_len)
+{
+    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << PH_DEC);
+    uint8_t t[16];
+    int bad;
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (tag == NULL || !tag_len_ok(st->key, tag_len))
+        return end(ctx, AESIR_E_ARGUMENT);
+    full_tag(st, t);
+    bad = aesir_ct_compare(t, tag, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
+}
+
+/* ---- one-shot -------------------------------------------------------- */
+
+/* Checks shared by the one-shot calls; AESIR_OK or the error. */
+static int oneshot_checks(const struct gcm_key_state *k, const uint8_t *iv,
+                          size_t iv_len, const uint8_t *aad, size_t aad_len,
+                          const void *out, const void *in, size_t len)
+{
+    if (k == NULL)
+        return AESIR_E_STATE;
+    if (iv == NULL || (aad_len != 0 && aad == NULL) ||
+        (len != 0 && (out == NULL || in == NULL)))
+        return AESIR_E_ARGUMENT;
+    if (!iv_len_ok(iv_len))
+        return AESIR_E_IV_LENGTH;
+    if ((uint64_t)aad_len > MAX_AAD || (uint64_t)len > MAX_DATA)
+        return AESIR_E_INPUT_LENGTH;
+    return AESIR_OK;
+}
+
+/* A message in one go on a context of the stack: its result (AESIR_OK or
+ * AESIR_E_AUTH); the arguments have been checked. */
+static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
+               size_t iv_len, const uint8_t *aad, size_t aad_len, uint8_t *out,
+               const uint8_t *in, size_t len, uint8_t *tag_out,
+               const uint8_t *tag_in, size_t tag_len)
+{
+    aesir_gcm ctx;
+    int err;
+
+    start(state_of(&ctx), k, iv, iv_len);
+    state_of(&ctx)->aad_len = aad_len;
+    hash_bytes(state_of(&ctx), aad, aad_len);
+    (void)update(&ctx, phase, out, in, len);
+    if (phase == PH_ENC)
+        err = aesir_gcm_finish(&ctx, tag_out, tag_len);
+    else
+        err = aesir_gcm_verify(&ctx, tag_in, tag_len);
+    if (err != AESIR_OK && len != 0)
+        aesir_wipe(out, len); /* no unauthenticated plaintext */
+    return err;
+}
+
+int aesir_gcm_seal_detached(const aesir_gcm_key *key, const uint8_t *iv,
+                            size_t iv_len, const uint8_t *aad, size_t aad_len,
+                            uint8_t *out, uint8_t *tag, size_t tag_len,
+                            const uint8_t *in, size_t len)
+{
+    const struct gcm_key_state *k = key_state(key);
+    int err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, len);
+    if (err != AESIR_OK)
+        return err;
+    if (tag == NULL || !tag_len_ok(k, tag_len))
+        return AESIR_E_ARGUMENT;
+    return run(k, PH_ENC, iv, iv_len, aad, aad_len, out, in, len, tag, NULL,
+               tag_len);
+}
+
+int aesir_gcm_open_detached(const aesir_gcm_key *key, const uint8_t *iv,
+                            size_t iv_len, const uint8_t *aad, size_t aad_len,
+                            uint8_t *out, const uint8_t *tag, size_t tag_len,
+                            const uint8_t *in, size_t len)
+{
+    const struct gcm_key_state *k = key_state(key);
+    int err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, len);
+    if (err != AESIR_OK)
+        return err;
+    if (tag == NULL || !tag_len_ok(k, tag_len))
+        return AESIR_E_ARGUMENT;
+    return run(k, PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag,
+               tag_len);
+}
+
+int aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+                   const uint8_t *aad, size_t aad_len, uint8_t *out,
+                   size_t out_cap, size_t *out_len, const uint8_t *in,
+                   size_t in_len)
+{
+    const struct gcm_key_state *k = key_state(key);
+    int err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, in_len);
+    if (err != AESIR_OK)
+        return err;
+    if (out == NULL || out_len == NULL)
+        return AESIR_E_ARGUMENT;
+    if (out_cap < 16 || out_cap - 16 < in_len)
+        return AESIR_E_OUTPUT_SIZE;
+    /* the tag after the ciphertext; in == out is fine: the tag is written
+     * after the data is read */
+    err = run(k, PH_ENC, iv, iv_len, aad, aad_len, out, in, in_len,
+              out + in_len, NULL, 16);
+    *out_len = in_len + 16;
+    return err;
+}
+
+int aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+                   const uint8_t *aad, size_t aad_len, uint8_t *out,
+                   size_t out_cap, size_t *out_len, const uint8_t *in,
+                   size_t in_len)
+{
+    const struct gcm_key_state *k = key_state(key);
+    uint8_t tag[16];
+    size_t len;
+    int err;
+
+    if (out_len == NULL)
+        return AESIR_E_ARGUMENT;
+    *out_len = 0;
+    if (in_len < 16)
+        return k == NULL    ? AESIR_E_STATE
+               : in == NULL ? AESIR_E_ARGUMENT
+                            : AESIR_E_INPUT_LENGTH;
+    len = in_len - 16;
+    err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, len);
+    if (err != AESIR_OK)
+        return err;
+    if (out_cap < len)
+        return AESIR_E_OUTPUT_SIZE;
+    memcpy(tag, in + len, 16); /* before out (which may be in) is written */
+    err = run(k, PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag, 16);
+    if (err == AESIR_OK)
+        *out_len = len;
+    return err;
+}
+
+/* ---- GMAC ------------------------------------------------------------ */
+
+int aesir_gmac(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *tag, size_t tag_len)
+{
+    return aesir_gcm_seal_detached(key, iv, iv_len, aad, aad_len, NULL, tag,
+                                   tag_len, NULL, 0);
+}
+
+int aesir_gmac_verify(const aesir_gcm_key *key, const uint8_t *iv,
+                      size_t iv_len, const uint8_t *aad, size_t aad_len,
+                      const uint8_t *tag, size_t tag_len)
+{
+    return aesir_gcm_open_detached(key, iv, iv_len, aad, aad_len, NULL, tag,
+                                   tag_len, NULL, 0);
+}
