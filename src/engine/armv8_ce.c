@@ -49,10 +49,10 @@
  * blocks through each round before the next round: enough for the widest of
  * these cores. Each pair is emitted adjacent and on one register (AESE v,
  * k; AESMC v, v), the form the guides ask for (the cores fuse it). A tail
- * of 1..7 blocks takes a kernel of exactly that width (TAIL). CBC
+ * of 1..7 blocks takes a kernel of exactly that width (ENGINE_TAIL7). CBC
  * encryption is serial; its chain is exactly nr AESE and nr-1 AESMC per
  * block, the last-round and chaining XORs folded into the next block's
- * first key (see cbc_enc).
+ * first key (see armv8_ce_cbc_enc).
  *
  * Constant time: YES, given that the AES instructions are (fixed-latency
  * hardware without tables on the cores above; the engine does not touch
@@ -75,29 +75,29 @@
 #include <arm_neon.h>
 
 /*
- * The AES instructions are enabled per function, so the default aarch64
- * build (no -march=...+crypto) holds the engine and enables it at run
- * time. gcc spells the extension "+crypto"; clang "aes". clang before 16
- * declares vaeseq_u8 and friends only when the whole file is compiled
- * for AES, so there the builtins behind them are called directly (type
- * code 48 is uint8x16_t).
+ * The AES instructions are enabled per function (ENGINE_FN,
+ * ENGINE_INLINE), so the default aarch64 build (no -march=...+crypto)
+ * holds the engine and enables it at run time. gcc spells the extension
+ * "+crypto"; clang "aes". clang before 16 declares vaeseq_u8 and friends
+ * only when the whole file is compiled for AES, so there the builtins
+ * behind them are called directly (type code 48 is uint8x16_t).
  */
 #if defined(__clang__)
-#define TARGET __attribute__((target("aes")))
+#define ENGINE_ISA "aes"
 #if __clang_major__ < 16 && !defined(__ARM_FEATURE_AES)
 #define CE_BUILTINS 1
 #endif
 #else
-#define TARGET __attribute__((target("+crypto")))
+#define ENGINE_ISA "+crypto"
 #endif
-#define INLINE static inline __attribute__((always_inline)) TARGET
+#include "engine.h"
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
 
-/* Every loop over lanes (or over round keys, in cbc_enc) has a constant
- * trip count once inlined; gcc keeps such arrays in registers only when
- * the loops unroll before its scalar replacement pass, which the pragma
+/* Every loop over lanes (or over round keys, in armv8_ce_cbc_enc) has a
+ * constant trip count once inlined; gcc keeps such arrays in registers only
+ * when the loops unroll before its scalar replacement pass, which the pragma
  * guarantees at -O2 and -Os too. (clang does it at -O2/-O3 without, and
  * with "#pragma unroll" starts spilling lanes.) */
 #if defined(__clang__)
@@ -108,47 +108,47 @@
 #define LANES UNROLL
 
 #ifdef CE_BUILTINS
-INLINE uint8x16_t aese(uint8x16_t x, uint8x16_t k)
+ENGINE_INLINE uint8x16_t aese(uint8x16_t x, uint8x16_t k)
 {
     return (uint8x16_t)__builtin_neon_vaeseq_v((int8x16_t)x, (int8x16_t)k, 48);
 }
-INLINE uint8x16_t aesd(uint8x16_t x, uint8x16_t k)
+ENGINE_INLINE uint8x16_t aesd(uint8x16_t x, uint8x16_t k)
 {
     return (uint8x16_t)__builtin_neon_vaesdq_v((int8x16_t)x, (int8x16_t)k, 48);
 }
-INLINE uint8x16_t aesmc(uint8x16_t x)
+ENGINE_INLINE uint8x16_t aesmc(uint8x16_t x)
 {
     return (uint8x16_t)__builtin_neon_vaesmcq_v((int8x16_t)x, 48);
 }
-INLINE uint8x16_t aesimc(uint8x16_t x)
+ENGINE_INLINE uint8x16_t aesimc(uint8x16_t x)
 {
     return (uint8x16_t)__builtin_neon_vaesimcq_v((int8x16_t)x, 48);
 }
 #else
-INLINE uint8x16_t aese(uint8x16_t x, uint8x16_t k)
+ENGINE_INLINE uint8x16_t aese(uint8x16_t x, uint8x16_t k)
 {
     return vaeseq_u8(x, k);
 }
-INLINE uint8x16_t aesd(uint8x16_t x, uint8x16_t k)
+ENGINE_INLINE uint8x16_t aesd(uint8x16_t x, uint8x16_t k)
 {
     return vaesdq_u8(x, k);
 }
-INLINE uint8x16_t aesmc(uint8x16_t x)
+ENGINE_INLINE uint8x16_t aesmc(uint8x16_t x)
 {
     return vaesmcq_u8(x);
 }
-INLINE uint8x16_t aesimc(uint8x16_t x)
+ENGINE_INLINE uint8x16_t aesimc(uint8x16_t x)
 {
     return vaesimcq_u8(x);
 }
 #endif
 
-INLINE uint8x16_t loadu(const uint8_t *p)
+ENGINE_INLINE uint8x16_t loadu(const uint8_t *p)
 {
     return vld1q_u8(p);
 }
 
-INLINE void storeu(uint8_t *p, uint8x16_t x)
+ENGINE_INLINE void storeu(uint8_t *p, uint8x16_t x)
 {
     vst1q_u8(p, x);
 }
@@ -156,7 +156,7 @@ INLINE void storeu(uint8_t *p, uint8x16_t x)
 /* ---- key expansion ---------------------------------------------------- */
 
 /* [x0 x1 x2 x3] -> [x0, x0^x1, x0^x1^x2, x0^x1^x2^x3] (32-bit lanes). */
-INLINE uint32x4_t prefix_xor(uint32x4_t x)
+ENGINE_INLINE uint32x4_t prefix_xor(uint32x4_t x)
 {
     const uint32x4_t z = vdupq_n_u32(0);
     x = veorq_u32(x, vextq_u32(z, x, 3));
@@ -165,14 +165,14 @@ INLINE uint32x4_t prefix_xor(uint32x4_t x)
 
 /* SubWord of a word broadcast to all four columns, where ShiftRows is the
  * identity: AESE with a zero key is then SubBytes alone. */
-INLINE uint32x4_t sub_bcast(uint32x4_t w)
+ENGINE_INLINE uint32x4_t sub_bcast(uint32x4_t w)
 {
     return vreinterpretq_u32_u8(aese(vreinterpretq_u8_u32(w), vdupq_n_u8(0)));
 }
 
 /* SubWord(RotWord(word l of x)) ^ rcon, in all four columns. The TBL
  * index broadcasts word l already rotated: bytes 4l+1, 4l+2, 4l+3, 4l. */
-INLINE uint32x4_t subrot(uint32x4_t x, unsigned l, uint32_t rcon)
+ENGINE_INLINE uint32x4_t subrot(uint32x4_t x, unsigned l, uint32_t rcon)
 {
     const uint8_t b = (uint8_t)(4 * l);
     const uint8x16_t idx = {b + 1, b + 2, b + 3, b, b + 1, b + 2, b + 3, b,
@@ -182,12 +182,12 @@ INLINE uint32x4_t subrot(uint32x4_t x, unsigned l, uint32_t rcon)
     return veorq_u32(sub_bcast(t), vdupq_n_u32(rcon));
 }
 
-INLINE void put(uint8_t *rk, unsigned r, uint32x4_t k)
+ENGINE_INLINE void put(uint8_t *rk, unsigned r, uint32x4_t k)
 {
     vst1q_u8(rk + 16 * r, vreinterpretq_u8_u32(k));
 }
 
-INLINE uint32x4_t get32(const uint8_t *p)
+ENGINE_INLINE uint32x4_t get32(const uint8_t *p)
 {
     return vreinterpretq_u32_u8(vld1q_u8(p));
 }
@@ -199,7 +199,7 @@ static inline uint32_t next_rcon(uint32_t rcon)
 }
 
 /* AES-128: each step makes the next 4 words from the previous 4. */
-INLINE void expand128(uint8_t *rk, const uint8_t *key)
+ENGINE_INLINE void expand128(uint8_t *rk, const uint8_t *key)
 {
     uint32x4_t a = get32(key);
     uint32_t rcon = 1;
@@ -225,7 +225,7 @@ INLINE void expand128(uint8_t *rk, const uint8_t *key)
  *   words:  a a a a | b b a' a' | a' a' b' b' | a'' ...
  *   keys:   K(3j)     K(3j+1)     K(3j+2)       K(3j+3)
  */
-INLINE void step192(uint32x4_t *a, uint32x4_t *b, uint32_t rcon)
+ENGINE_INLINE void step192(uint32x4_t *a, uint32x4_t *b, uint32_t rcon)
 {
     const uint32x4_t z = vdupq_n_u32(0);
     uint32x4_t t = subrot(*b, 1, rcon);
@@ -236,7 +236,7 @@ INLINE void step192(uint32x4_t *a, uint32x4_t *b, uint32_t rcon)
     *b = veorq_u32(pb, t);
 }
 
-INLINE void expand192(uint8_t *rk, const uint8_t *key)
+ENGINE_INLINE void expand192(uint8_t *rk, const uint8_t *key)
 {
     uint32x4_t a = get32(key);
     uint32x4_t b =
@@ -257,7 +257,7 @@ INLINE void expand192(uint8_t *rk, const uint8_t *key)
 
 /* AES-256: alternate steps, a from b's last word with RotWord and Rcon,
  * b from a's last word with SubWord only (FIPS-197 5.2, i mod 8 = 4). */
-INLINE void expand256(uint8_t *rk, const uint8_t *key)
+ENGINE_INLINE void expand256(uint8_t *rk, const uint8_t *key)
 {
     uint32x4_t a = get32(key), b = get32(key + 16);
     uint32_t rcon = 1;
@@ -274,7 +274,7 @@ INLINE void expand256(uint8_t *rk, const uint8_t *key)
     }
 }
 
-TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void armv8_ce_setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
     uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 16);
     if (key_len == 16)
@@ -287,11 +287,11 @@ TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 
 /* The equivalent inverse cipher's schedule, reversed in place: K(nr) and
  * K0 swap ends, the middle keys swap pairwise through AESIMC. */
-TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void armv8_ce_setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
     uint8_t *k = (uint8_t *)__builtin_assume_aligned(rk, 16);
     unsigned nr = (unsigned)key_len / 4 + 6;
-    setkey_enc(rk, key, key_len);
+    armv8_ce_setkey_enc(rk, key, key_len);
     uint8x16_t first = loadu(k), last = loadu(k + 16 * nr);
     storeu(k, last);
     storeu(k + 16 * nr, first);
@@ -311,7 +311,7 @@ TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
  * on load pipes of their own), and the lanes take 8 of the 32 vector
  * registers. */
 
-INLINE uint8x16_t rkey(const uint8_t *rk, unsigned r)
+ENGINE_INLINE uint8x16_t rkey(const uint8_t *rk, unsigned r)
 {
     return vld1q_u8(rk + 16 * r);
 }
@@ -331,8 +331,8 @@ INLINE uint8x16_t rkey(const uint8_t *rk, unsigned r)
  * last AESE/AESD, rk[nr] by EOR. With dec = 0, rk is an encryption
  * schedule; with dec = 1, a decryption schedule.
  */
-INLINE void rounds_n(uint8x16_t *b, unsigned n, const uint8_t *rk, unsigned nr,
-                     int dec)
+ENGINE_INLINE void rounds_n(uint8x16_t *b, unsigned n, const uint8_t *rk,
+                            unsigned nr, int dec)
 {
     ROUND(0);
     ROUND(1);
@@ -357,53 +357,24 @@ INLINE void rounds_n(uint8x16_t *b, unsigned n, const uint8_t *rk, unsigned nr,
         b[j] = veorq_u8(dec ? aesd(b[j], kp) : aese(b[j], kp), kl);
 }
 
-INLINE void load_n(uint8x16_t *b, unsigned n, const uint8_t *in)
+ENGINE_INLINE void load_n(uint8x16_t *b, unsigned n, const uint8_t *in)
 {
     LANES
     for (unsigned j = 0; j < n; j++)
         b[j] = loadu(in + 16 * j);
 }
 
-INLINE void store_n(uint8_t *out, const uint8x16_t *b, unsigned n)
+ENGINE_INLINE void store_n(uint8_t *out, const uint8x16_t *b, unsigned n)
 {
     LANES
     for (unsigned j = 0; j < n; j++)
         storeu(out + 16 * j, b[j]);
 }
 
-/* Runs KERNEL(n) for a tail of m = 1..7 blocks with n = m: a kernel per
- * width, so no lane is computed in vain. */
-#define TAIL(KERNEL, m)                                                        \
-    switch (m) {                                                               \
-    case 1:                                                                    \
-        KERNEL(1);                                                             \
-        break;                                                                 \
-    case 2:                                                                    \
-        KERNEL(2);                                                             \
-        break;                                                                 \
-    case 3:                                                                    \
-        KERNEL(3);                                                             \
-        break;                                                                 \
-    case 4:                                                                    \
-        KERNEL(4);                                                             \
-        break;                                                                 \
-    case 5:                                                                    \
-        KERNEL(5);                                                             \
-        break;                                                                 \
-    case 6:                                                                    \
-        KERNEL(6);                                                             \
-        break;                                                                 \
-    case 7:                                                                    \
-        KERNEL(7);                                                             \
-        break;                                                                 \
-    default:                                                                   \
-        break;                                                                 \
-    }
-
 /* ---- ECB ---------------------------------------------------------------- */
 
-INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
-                  const uint8_t *in, unsigned n, int dec)
+ENGINE_INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
+                         const uint8_t *in, unsigned n, int dec)
 {
     uint8x16_t b[WIDE];
     load_n(b, n, in);
@@ -411,25 +382,25 @@ INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
     store_n(out, b, n);
 }
 
-INLINE void ecb(const void *rk_, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks, int dec)
+ENGINE_INLINE void ecb(const void *rk_, unsigned nr, uint8_t *out,
+                       const uint8_t *in, size_t nblocks, int dec)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
+    const uint8_t *rk = ENGINE_RK(rk_);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(rk, nr, out, in, WIDE, dec);
 #define ECB_TAIL(n) ecb_n(rk, nr, out, in, (n), dec)
-    TAIL(ECB_TAIL, nblocks)
+    ENGINE_TAIL7(ECB_TAIL, nblocks)
 #undef ECB_TAIL
 }
 
-TARGET static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                           const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_encrypt(const void *rk, unsigned nr, uint8_t *out,
+                                const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 0);
 }
 
-TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                           const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_decrypt(const void *rk, unsigned nr, uint8_t *out,
+                                const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 1);
 }
@@ -439,7 +410,7 @@ TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
 /*
  * The counter is kept as v = REV32 of the counter block: four 32-bit lanes
  * holding the big-endian words as numbers, the low word of the counter in
- * lane 3. The caller (ctr_xor) splits a call where the low 32 bits wrap,
+ * lane 3. The caller (armv8_ce_ctr) splits a call where the low 32 bits wrap,
  * so within one run a 32-bit lane add never needs a carry, and block j is
  * REV32(v + j): ADD and REV32, whole-register operations. (No counter
  * block is made by inserting a single lane: besides being slower, a
@@ -453,12 +424,12 @@ TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
  * block instead of ADD + REV32, and the vector ALU instructions share
  * their pipes with the AES instructions.
  */
-INLINE uint32x4_t lane3(uint32_t x)
+ENGINE_INLINE uint32x4_t lane3(uint32_t x)
 {
     return vsetq_lane_u32(x, vdupq_n_u32(0), 3);
 }
 
-INLINE uint8x16_t rev32(uint32x4_t v)
+ENGINE_INLINE uint8x16_t rev32(uint32x4_t v)
 {
     return vrev32q_u8(vreinterpretq_u8_u32(v));
 }
@@ -467,7 +438,7 @@ INLINE uint8x16_t rev32(uint32x4_t v)
  * the counter increments are folded into one literal-pool vector per lane
  * and form (14), which with the 8 lanes and the keys no longer fit the
  * registers: gcc spills some. Opaque, they stay the 8 we ask for. */
-INLINE uint32x4_t opaque(uint32x4_t x)
+ENGINE_INLINE uint32x4_t opaque(uint32x4_t x)
 {
     __asm__("" : "+w"(x));
     return x;
@@ -480,9 +451,9 @@ INLINE uint32x4_t opaque(uint32x4_t x)
  * gcc pays for that with register moves.) In the REV32 form, the rare
  * one, block j is REV32(x + j), made by repeated adds of inc[1] =
  * lane3(1). */
-INLINE void ctr_n(const uint8_t *rk, unsigned nr, uint32x4_t x,
-                  const uint32x4_t *inc, uint8_t *out, const uint8_t *in,
-                  unsigned n, int byte15)
+ENGINE_INLINE void ctr_n(const uint8_t *rk, unsigned nr, uint32x4_t x,
+                         const uint32x4_t *inc, uint8_t *out, const uint8_t *in,
+                         unsigned n, int byte15)
 {
     uint8x16_t b[WIDE];
     if (byte15) {
@@ -512,8 +483,9 @@ INLINE void ctr_n(const uint8_t *rk, unsigned nr, uint32x4_t x,
  * branch, gcc hoists the rounds the two forms have in common above it and
  * pays with a dozen register moves per group.
  */
-INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint32x4_t v, uint32_t lo,
-                    uint8_t *out, const uint8_t *in, size_t m)
+ENGINE_INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint32x4_t v,
+                           uint32_t lo, uint8_t *out, const uint8_t *in,
+                           size_t m)
 {
     const uint32x4_t step = lane3(WIDE);
     const uint32x4_t inc1[2] = {lane3(0), opaque(lane3(1))};
@@ -535,7 +507,7 @@ INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint32x4_t v, uint32_t lo,
         }
     }
 #define CTR_TAIL(n) ctr_n(rk, nr, v, inc1, out, in, (n), 0)
-    TAIL(CTR_TAIL, m)
+    ENGINE_TAIL7(CTR_TAIL, m)
 #undef CTR_TAIL
 }
 
@@ -547,10 +519,10 @@ INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint32x4_t v, uint32_t lo,
  * run ending exactly at the wrap carries into the upper 96 bits, through
  * aesir_ctr_add. So all 128 bits count, as in ref.
  */
-TARGET static void ctr_xor(const void *rk_, unsigned nr, uint8_t ctr[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_ctr(const void *rk_, unsigned nr, uint8_t ctr[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
+    const uint8_t *rk = ENGINE_RK(rk_);
     while (nblocks > 0) {
         uint32_t lo = aesir_load_be32(ctr + 12);
         uint64_t room = ((uint64_t)1 << 32) - lo;
@@ -585,8 +557,8 @@ TARGET static void ctr_xor(const void *rk_, unsigned nr, uint8_t ctr[16],
 /* Rounds 1 .. nr - 2 of one block of the serial kernels below (AESE and
  * AESMC with k[1..nr-2] in registers); the caller does the first AESE
  * and the last one. */
-INLINE uint8x16_t serial_rounds(uint8x16_t x, const uint8x16_t k[13],
-                                unsigned nr)
+ENGINE_INLINE uint8x16_t serial_rounds(uint8x16_t x, const uint8x16_t k[13],
+                                       unsigned nr)
 {
     UNROLL
     for (unsigned r = 1; r < 9; r++)
@@ -599,10 +571,10 @@ INLINE uint8x16_t serial_rounds(uint8x16_t x, const uint8x16_t k[13],
     return x;
 }
 
-TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
+    const uint8_t *rk = ENGINE_RK(rk_);
     const uint8x16_t kl = rkey(rk, nr), kp = rkey(rk, nr - 1);
     const uint8x16_t k0l = veorq_u8(rkey(rk, 0), kl);
     uint8x16_t k[13], y;
@@ -629,11 +601,11 @@ TARGET static void cbc_enc(const void *rk_, unsigned nr, uint8_t iv[16],
  * K0 ^ p_i); OFB: o_i is, so AESE(y_i, K(nr) ^ K0). Both keys and the
  * outputs are XORs off the chain; block 0 starts from y = iv ^ K(nr).
  */
-INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nblocks,
-                       int ofb)
+ENGINE_INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks,
+                              int ofb)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
+    const uint8_t *rk = ENGINE_RK(rk_);
     const uint8x16_t kl = rkey(rk, nr), kp = rkey(rk, nr - 1);
     const uint8x16_t k0l = veorq_u8(rkey(rk, 0), kl);
     uint8x16_t k[13], y, m = k0l, next = k0l;
@@ -656,14 +628,14 @@ INLINE void stream_enc(const void *rk_, unsigned nr, uint8_t iv[16],
     storeu(iv, ofb ? veorq_u8(y, kl) : next);
 }
 
-TARGET static void cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     stream_enc(rk, nr, iv, out, in, nblocks, 0);
 }
 
-TARGET static void ofb(const void *rk, unsigned nr, uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_ofb(const void *rk, unsigned nr, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     stream_enc(rk, nr, iv, out, in, nblocks, 1);
 }
@@ -676,8 +648,8 @@ TARGET static void ofb(const void *rk, unsigned nr, uint8_t iv[16],
  * after p_(j+1) has used it. The next chaining value is read before anything is
  * stored.
  */
-INLINE void cbc_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
-                      uint8_t *out, const uint8_t *in, unsigned n)
+ENGINE_INLINE void cbc_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     uint8x16_t b[WIDE];
     uint8x16_t prev = *chain;
@@ -692,12 +664,12 @@ INLINE void cbc_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
 
 /* CBC or CFB128 decryption of nblocks: the 8-lane kernel, then a tail of
  * exactly the width left. */
-INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
-                        uint8_t *out, const uint8_t *in, size_t nblocks,
-                        int cfb);
+ENGINE_INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
+                               uint8_t *out, const uint8_t *in, size_t nblocks,
+                               int cfb);
 
-TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     dec_chained(rk, nr, iv, out, in, nblocks, 0);
 }
@@ -712,8 +684,8 @@ TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
  * that, the store of P_j is preceded by its own load of C_j, which no
  * later lane needs, so in == out works.
  */
-INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
-                      uint8_t *out, const uint8_t *in, unsigned n)
+ENGINE_INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     uint8x16_t b[WIDE];
     b[0] = *chain;
@@ -727,24 +699,24 @@ INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, uint8x16_t *chain,
         storeu(out + 16 * j, veorq_u8(b[j], loadu(in + 16 * j)));
 }
 
-INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
-                        uint8_t *out, const uint8_t *in, size_t nblocks,
-                        int cfb)
+ENGINE_INLINE void dec_chained(const void *rk_, unsigned nr, uint8_t iv[16],
+                               uint8_t *out, const uint8_t *in, size_t nblocks,
+                               int cfb)
 {
-    const uint8_t *rk = (const uint8_t *)__builtin_assume_aligned(rk_, 16);
+    const uint8_t *rk = ENGINE_RK(rk_);
     uint8x16_t chain = loadu(iv);
-#define DEC_N(n)                                                           \
-    (cfb ? cfb_dec_n(rk, nr, &chain, out, in, (n))                         \
+#define DEC_N(n)                                                               \
+    (cfb ? cfb_dec_n(rk, nr, &chain, out, in, (n))                             \
          : cbc_dec_n(rk, nr, &chain, out, in, (n)))
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         DEC_N(WIDE);
-    TAIL(DEC_N, nblocks)
+    ENGINE_TAIL7(DEC_N, nblocks)
 #undef DEC_N
     storeu(iv, chain);
 }
 
-TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void armv8_ce_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     dec_chained(rk, nr, iv, out, in, nblocks, 1);
 }
@@ -754,16 +726,16 @@ static const struct aesir_engine engine = {
     .description = "ARMv8 Crypto Extensions (AESE/AESMC), 8 blocks in flight",
     .flags = ENGINE_CT | ENGINE_HW,
     .batch = WIDE,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_xor,
-    .cbc_enc = cbc_enc,
-    .cfb_enc = cfb_enc,
-    .ofb = ofb,
-    .cbc_dec = cbc_dec,
-    .cfb_dec = cfb_dec,
+    .setkey_enc = armv8_ce_setkey_enc,
+    .setkey_dec = armv8_ce_setkey_dec,
+    .encrypt = armv8_ce_encrypt,
+    .decrypt = armv8_ce_decrypt,
+    .ctr = armv8_ce_ctr,
+    .cbc_enc = armv8_ce_cbc_enc,
+    .cfb_enc = armv8_ce_cfb_enc,
+    .ofb = armv8_ce_ofb,
+    .cbc_dec = armv8_ce_cbc_dec,
+    .cfb_dec = armv8_ce_cfb_dec,
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

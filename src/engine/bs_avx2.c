@@ -76,12 +76,13 @@
  *
  * Batch: 16 blocks (256 bytes). Needs AVX2 and OS support for ymm state.
  */
-#include "internal.h"
+#define ENGINE_ISA "avx2"
+#include "engine.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) &&                              \
     (defined(__GNUC__) || defined(__clang__))
 
-#define BS_TARGET "avx2"
+#define BS_NAME(x) bs_avx2_##x
 #define BS_AVX512 0
 /* The bodies reach 1920 bytes deep (ECB; stack_wipe.h). */
 #define BS_STACK 2176
@@ -94,12 +95,12 @@ static const struct aesir_engine engine = {
                    "Adomnicai-Peyrin)",
     .flags = ENGINE_CT,
     .batch = 16,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = bs_avx2_setkey_enc,
+    .setkey_dec = bs_avx2_setkey_dec,
+    .encrypt = bs_avx2_encrypt,
+    .decrypt = bs_avx2_decrypt,
+    .ctr = bs_avx2_ctr,
+    .cbc_dec = bs_avx2_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_bs_avx2(void)

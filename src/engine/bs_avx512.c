@@ -29,12 +29,13 @@
  * Batch: 16 blocks. Needs AVX2, AVX-512F and AVX-512VL, and OS support
  * for the AVX-512 state.
  */
-#include "internal.h"
+#define ENGINE_ISA "avx2,avx512f,avx512vl"
+#include "engine.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) &&                              \
     (defined(__GNUC__) || defined(__clang__))
 
-#define BS_TARGET "avx2,avx512f,avx512vl"
+#define BS_NAME(x) bs_avx512_##x
 #define BS_AVX512 1
 /* The bodies reach 1440 bytes deep (ECB; stack_wipe.h). */
 #define BS_STACK 1728
@@ -47,12 +48,12 @@ static const struct aesir_engine engine = {
                    "Boyar-Peralta S-box (Kasper-Schwabe, Adomnicai-Peyrin)",
     .flags = ENGINE_CT,
     .batch = 16,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = bs_avx512_setkey_enc,
+    .setkey_dec = bs_avx512_setkey_dec,
+    .encrypt = bs_avx512_encrypt,
+    .decrypt = bs_avx512_decrypt,
+    .ctr = bs_avx512_ctr,
+    .cbc_dec = bs_avx512_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_bs_avx512(void)

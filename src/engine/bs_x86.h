@@ -6,15 +6,17 @@
  * the layout and the constant-time claim are in bs_avx2.c's header.
  *
  * The including file defines, before including:
- *   BS_TARGET   the target attribute string: "avx2", or
- *               "avx2,avx512f,avx512vl"
+ *   ENGINE_ISA  "avx2", or "avx2,avx512f,avx512vl", then includes
+ *               engine.h: the code here is ENGINE_FN / ENGINE_INLINE
+ *   BS_NAME(x)  the engine's name for function x (bs_avx2_##x, ...)
  *   BS_AVX512   0 or 1: with AVX-512VL the compilers use 32 vector
  *               registers, vpternlogq for chains of logic operations and
  *               vprorq for rotations (rot_rc below picks its formula)
  *   BS_STACK    the bytes of stack the entry points wipe after their
  *               bodies (stack_wipe.h)
  * and afterwards builds its struct aesir_engine from the static functions
- * setkey_enc, setkey_dec, encrypt, decrypt, ctr_crypt and cbc_dec.
+ * BS_NAME(setkey_enc), BS_NAME(setkey_dec), BS_NAME(encrypt),
+ * BS_NAME(decrypt), BS_NAME(ctr) and BS_NAME(cbc_dec).
  */
 #ifndef AESIR_BS_X86_H
 #define AESIR_BS_X86_H
@@ -23,15 +25,8 @@
 
 #include "stack_wipe.h"
 
-#define TGT __attribute__((target(BS_TARGET)))
-#define INLINE static inline __attribute__((always_inline)) TGT
-
 typedef uint64_t bs_word __attribute__((vector_size(32)));
-#define BS_INLINE INLINE
-#define BS_FUNC static TGT
 #define BS_FINAL_SR2 0
-
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
 
 /* The same 16-byte pattern in both 128-bit halves (vpshufb works within
  * each half). */
@@ -55,6 +50,7 @@ static const _Alignas(32) uint8_t rows_tab[3][2][32] = {
     {LANE8(6, 7, 0, 1, 2, 3, 4, 5), LANE8(7, 6, 1, 0, 3, 2, 5, 4)},
 };
 
+/* clang-format off */
 /* Block bytes -> ct64's zipped order: c0/c2 interleaved, then c1/c3. */
 static const _Alignas(32) uint8_t zip_tab[32] =
     BYTES16(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
@@ -68,13 +64,14 @@ static const _Alignas(32) uint8_t unzip_sr2_tab[32] =
  * its big-endian form. */
 static const _Alignas(32) uint8_t ctr_zip_tab[32] =
     BYTES16(7, 15, 6, 14, 5, 13, 4, 12, 3, 11, 2, 10, 1, 9, 0, 8);
+/* clang-format on */
 
-INLINE __m256i tab(const uint8_t *t)
+ENGINE_INLINE __m256i tab(const uint8_t *t)
 {
     return _mm256_load_si256((const __m256i *)(const void *)t);
 }
 
-INLINE bs_word shuf(bs_word x, const uint8_t *t)
+ENGINE_INLINE bs_word shuf(bs_word x, const uint8_t *t)
 {
     return (bs_word)_mm256_shuffle_epi8((__m256i)x, tab(t));
 }
@@ -88,7 +85,7 @@ INLINE bs_word shuf(bs_word x, const uint8_t *t)
  * (vprorq) and a select (one vpternlogq), which the compilers find in
  * the plain C.
  */
-INLINE bs_word rot_rc(bs_word x, unsigned i, unsigned d)
+ENGINE_INLINE bs_word rot_rc(bs_word x, unsigned i, unsigned d)
 {
     const uint8_t(*t)[32] = rows_tab[i - 1];
 
@@ -109,7 +106,7 @@ INLINE bs_word rot_rc(bs_word x, unsigned i, unsigned d)
 #endif
 }
 
-INLINE bs_word bs_rk_word(const uint8_t *k, size_t i)
+ENGINE_INLINE bs_word bs_rk_word(const uint8_t *k, size_t i)
 {
     return (bs_word)_mm256_broadcastq_epi64(
         _mm_loadl_epi64((const __m128i *)(const void *)(k + 8 * i)));
@@ -122,7 +119,7 @@ INLINE bs_word bs_rk_word(const uint8_t *k, size_t i)
  * in zipped byte order; q[s] and q[4 + s] take blocks 4 s .. 4 s + 3.
  * ------------------------------------------------------------------- */
 
-INLINE void from_pairs(bs_word q[8], const __m256i a[8])
+ENGINE_INLINE void from_pairs(bs_word q[8], const __m256i a[8])
 {
     for (unsigned s = 0; s < 4; s++) {
         q[s] = (bs_word)_mm256_unpacklo_epi64(a[2 * s], a[2 * s + 1]);
@@ -133,7 +130,7 @@ INLINE void from_pairs(bs_word q[8], const __m256i a[8])
 
 /* The inverse of from_pairs, and the output byte order: t is unzip_tab,
  * or unzip_sr2_tab when the state still needs SR^2. */
-INLINE void to_pairs(__m256i a[8], bs_word q[8], const uint8_t *t)
+ENGINE_INLINE void to_pairs(__m256i a[8], bs_word q[8], const uint8_t *t)
 {
     const __m256i idx = tab(t);
 
@@ -146,22 +143,22 @@ INLINE void to_pairs(__m256i a[8], bs_word q[8], const uint8_t *t)
     }
 }
 
-INLINE const uint8_t *out_tab(unsigned nr)
+ENGINE_INLINE const uint8_t *out_tab(unsigned nr)
 {
     return nr % 4 == 2 ? unzip_sr2_tab : unzip_tab;
 }
 
-INLINE __m256i loadu(const uint8_t *p)
+ENGINE_INLINE __m256i loadu(const uint8_t *p)
 {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
-INLINE void storeu(uint8_t *p, __m256i v)
+ENGINE_INLINE void storeu(uint8_t *p, __m256i v)
 {
     _mm256_storeu_si256((__m256i *)(void *)p, v);
 }
 
-INLINE void load16(bs_word q[8], const uint8_t *in)
+ENGINE_INLINE void load16(bs_word q[8], const uint8_t *in)
 {
     const __m256i z = tab(zip_tab);
     __m256i a[8];
@@ -176,50 +173,54 @@ INLINE void load16(bs_word q[8], const uint8_t *in)
  * 5 blocks on ct64.
  * ------------------------------------------------------------------- */
 
-BS_FUNC void ecb16(const uint8_t *rk, unsigned nr, uint8_t *out,
-                   const uint8_t *in, int dec)
+ENGINE_FN void BS_NAME(ecb16)(const uint8_t *rk, unsigned nr, uint8_t *out,
+                              const uint8_t *in, int dec)
 {
     bs_word q[8];
     __m256i a[8];
 
     load16(q, in);
     if (dec)
-        decrypt_state(rk, nr, q);
+        BS_NAME(decrypt_state)(rk, nr, q);
     else
-        encrypt_state(rk, nr, q);
+        BS_NAME(encrypt_state)(rk, nr, q);
     to_pairs(a, q, out_tab(nr));
     for (unsigned m = 0; m < 8; m++)
         storeu(out + 32 * m, a[m]);
 }
 
-static void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks, int dec)
+/* Plain static, like the ECB bodies and the entry points below: they
+ * only move bytes and call the kernels, so they need no ENGINE_ISA. */
+static void BS_NAME(ecb)(const void *rkv, unsigned nr, uint8_t *out,
+                         const uint8_t *in, size_t nblocks, int dec)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
 
     for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
-        ecb16(rk, nr, out, in, dec);
+        BS_NAME(ecb16)(rk, nr, out, in, dec);
     if (nblocks > 0) {
         _Alignas(32) uint8_t buf[256] = {0};
         memcpy(buf, in, 16 * nblocks);
-        ecb16(rk, nr, buf, buf, dec);
+        BS_NAME(ecb16)(rk, nr, buf, buf, dec);
         memcpy(out, buf, 16 * nblocks);
         aesir_wipe(buf, sizeof(buf));
     }
 }
 
-STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void BS_NAME(encrypt_body)(const void *rk, unsigned nr,
+                                                  uint8_t *out,
+                                                  const uint8_t *in,
+                                                  size_t nblocks)
 {
-    ecb(rk, nr, out, in, nblocks, 0);
+    BS_NAME(ecb)(rk, nr, out, in, nblocks, 0);
 }
 
-STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void BS_NAME(decrypt_body)(const void *rk, unsigned nr,
+                                                  uint8_t *out,
+                                                  const uint8_t *in,
+                                                  size_t nblocks)
 {
-    ecb(rk, nr, out, in, nblocks, 1);
+    BS_NAME(ecb)(rk, nr, out, in, nblocks, 1);
 }
 
 /* ---------------------------------------------------------------------
@@ -230,21 +231,20 @@ STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
 /* Adds 16 to each 128-bit counter: the low halves first; a low half that
  * became smaller than 16 wrapped (compared as unsigned through the sign
  * bias), and its all-ones mask, moved to the high half, subtracts -1. */
-INLINE __m256i ctr_add16(__m256i c)
+ENGINE_INLINE __m256i ctr_add16(__m256i c)
 {
     const __m256i inc = _mm256_setr_epi64x(0, 16, 0, 16);
     const __m256i bias = _mm256_set1_epi64x((long long)0x8000000000000000u);
     const __m256i lim = _mm256_set1_epi64x((long long)0x8000000000000010u);
     const __m256i v = _mm256_add_epi64(c, inc);
-    const __m256i wrap =
-        _mm256_cmpgt_epi64(lim, _mm256_xor_si256(v, bias));
+    const __m256i wrap = _mm256_cmpgt_epi64(lim, _mm256_xor_si256(v, bias));
     return _mm256_sub_epi64(v, _mm256_bsrli_epi128(wrap, 8));
 }
 
 /* One batch: encrypts the counters in c, XORs the key stream into in,
  * advances c by 16. */
-BS_FUNC void ctr16(const uint8_t *rk, unsigned nr, __m256i c[8], uint8_t *out,
-                   const uint8_t *in)
+ENGINE_FN void BS_NAME(ctr16)(const uint8_t *rk, unsigned nr, __m256i c[8],
+                              uint8_t *out, const uint8_t *in)
 {
     const __m256i z = tab(ctr_zip_tab);
     bs_word q[8];
@@ -255,17 +255,18 @@ BS_FUNC void ctr16(const uint8_t *rk, unsigned nr, __m256i c[8], uint8_t *out,
         c[m] = ctr_add16(c[m]);
     }
     from_pairs(q, a);
-    encrypt_state(rk, nr, q);
+    BS_NAME(encrypt_state)(rk, nr, q);
     to_pairs(a, q, out_tab(nr));
     for (unsigned m = 0; m < 8; m++)
         storeu(out + 32 * m, _mm256_xor_si256(a[m], loadu(in + 32 * m)));
 }
 
-STACK_WIPE_BODY BS_FUNC void ctr_body(const void *rkv, unsigned nr,
-                                      uint8_t ctr[16], uint8_t *out,
-                                      const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void BS_NAME(ctr_body)(const void *rkv, unsigned nr,
+                                                 uint8_t ctr[16], uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     const uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
     __m256i c[8];
 
@@ -277,11 +278,11 @@ STACK_WIPE_BODY BS_FUNC void ctr_body(const void *rkv, unsigned nr,
     }
     aesir_ctr_add(ctr, nblocks);
     for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
-        ctr16(rk, nr, c, out, in);
+        BS_NAME(ctr16)(rk, nr, c, out, in);
     if (nblocks > 0) {
         _Alignas(32) uint8_t buf[256] = {0};
         memcpy(buf, in, 16 * nblocks);
-        ctr16(rk, nr, c, buf, buf);
+        BS_NAME(ctr16)(rk, nr, c, buf, buf);
         memcpy(out, buf, 16 * nblocks);
         aesir_wipe(buf, sizeof(buf));
     }
@@ -293,8 +294,9 @@ STACK_WIPE_BODY BS_FUNC void ctr_body(const void *rkv, unsigned nr,
  * block is read before it is overwritten.
  * ------------------------------------------------------------------- */
 
-BS_FUNC void cbc_dec16(const uint8_t *rk, unsigned nr, __m128i *chain,
-                       uint8_t *out, const uint8_t *in)
+ENGINE_FN void BS_NAME(cbc_dec16)(const uint8_t *rk, unsigned nr,
+                                  __m128i *chain, uint8_t *out,
+                                  const uint8_t *in)
 {
     const __m128i first = *chain;
     bs_word q[8];
@@ -302,28 +304,28 @@ BS_FUNC void cbc_dec16(const uint8_t *rk, unsigned nr, __m128i *chain,
 
     *chain = _mm_loadu_si128((const __m128i *)(const void *)(in + 240));
     load16(q, in);
-    decrypt_state(rk, nr, q);
+    BS_NAME(decrypt_state)(rk, nr, q);
     to_pairs(a, q, out_tab(nr));
     for (unsigned m = 7; m > 0; m--)
-        storeu(out + 32 * m,
-               _mm256_xor_si256(a[m], loadu(in + 32 * m - 16)));
-    storeu(out, _mm256_xor_si256(
-                    a[0], _mm256_inserti128_si256(
-                              _mm256_castsi128_si256(first),
-                              _mm_loadu_si128((const __m128i *)(const void *)in),
-                              1)));
+        storeu(out + 32 * m, _mm256_xor_si256(a[m], loadu(in + 32 * m - 16)));
+    storeu(
+        out,
+        _mm256_xor_si256(
+            a[0], _mm256_inserti128_si256(
+                      _mm256_castsi128_si256(first),
+                      _mm_loadu_si128((const __m128i *)(const void *)in), 1)));
 }
 
-STACK_WIPE_BODY BS_FUNC void cbc_dec_body(const void *rkv, unsigned nr,
-                                          uint8_t iv[16], uint8_t *out,
-                                          const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+BS_NAME(cbc_dec_body)(const void *rkv, unsigned nr, uint8_t iv[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     __m128i chain;
 
     chain = _mm_loadu_si128((const __m128i *)(const void *)iv);
     for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256)
-        cbc_dec16(rk, nr, &chain, out, in);
+        BS_NAME(cbc_dec16)(rk, nr, &chain, out, in);
     if (nblocks > 0) {
         /* The last ciphertext block is the next chaining value; read it
          * before out (maybe == in) is written. */
@@ -331,7 +333,7 @@ STACK_WIPE_BODY BS_FUNC void cbc_dec_body(const void *rkv, unsigned nr,
             (const __m128i *)(const void *)(in + 16 * (nblocks - 1)));
         _Alignas(32) uint8_t buf[256] = {0};
         memcpy(buf, in, 16 * nblocks);
-        cbc_dec16(rk, nr, &chain, buf, buf);
+        BS_NAME(cbc_dec16)(rk, nr, &chain, buf, buf);
         memcpy(out, buf, 16 * nblocks);
         aesir_wipe(buf, sizeof(buf));
         chain = next;
@@ -349,47 +351,47 @@ STACK_WIPE_BODY BS_FUNC void cbc_dec_body(const void *rkv, unsigned nr,
  * less, but still. The includer sets the bound, BS_STACK.
  */
 
-static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+static void BS_NAME(encrypt)(const void *rk, unsigned nr, uint8_t *out,
+                             const uint8_t *in, size_t nblocks)
 {
     if (nblocks < 5) {
         aesir_engine_ct64()->encrypt(rk, nr, out, in, nblocks);
         return;
     }
-    encrypt_body(rk, nr, out, in, nblocks);
+    BS_NAME(encrypt_body)(rk, nr, out, in, nblocks);
     aesir_wipe_stack(BS_STACK);
 }
 
-static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+static void BS_NAME(decrypt)(const void *rk, unsigned nr, uint8_t *out,
+                             const uint8_t *in, size_t nblocks)
 {
     if (nblocks < 5) {
         aesir_engine_ct64()->decrypt(rk, nr, out, in, nblocks);
         return;
     }
-    decrypt_body(rk, nr, out, in, nblocks);
+    BS_NAME(decrypt_body)(rk, nr, out, in, nblocks);
     aesir_wipe_stack(BS_STACK);
 }
 
-static void ctr_crypt(const void *rk, unsigned nr, uint8_t ctr[16],
-                      uint8_t *out, const uint8_t *in, size_t nblocks)
+static void BS_NAME(ctr)(const void *rk, unsigned nr, uint8_t ctr[16],
+                         uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (nblocks < 5) {
         aesir_engine_ct64()->ctr(rk, nr, ctr, out, in, nblocks);
         return;
     }
-    ctr_body(rk, nr, ctr, out, in, nblocks);
+    BS_NAME(ctr_body)(rk, nr, ctr, out, in, nblocks);
     aesir_wipe_stack(BS_STACK);
 }
 
-static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+static void BS_NAME(cbc_dec)(const void *rk, unsigned nr, uint8_t iv[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     if (nblocks < 5) {
         aesir_engine_ct64()->cbc_dec(rk, nr, iv, out, in, nblocks);
         return;
     }
-    cbc_dec_body(rk, nr, iv, out, in, nblocks);
+    BS_NAME(cbc_dec_body)(rk, nr, iv, out, in, nblocks);
     aesir_wipe_stack(BS_STACK);
 }
 
@@ -397,12 +399,12 @@ static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * Key setup: ct64's, whose round keys this engine reads.
  * ------------------------------------------------------------------- */
 
-static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+static void BS_NAME(setkey_enc)(void *rk, const uint8_t *key, size_t key_len)
 {
     aesir_engine_ct64()->setkey_enc(rk, key, key_len);
 }
 
-static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+static void BS_NAME(setkey_dec)(void *rk, const uint8_t *key, size_t key_len)
 {
     aesir_engine_ct64()->setkey_dec(rk, key, key_len);
 }

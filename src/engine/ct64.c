@@ -88,28 +88,17 @@
  * encryption, CFB, OFB) pay. Two states side by side (8 blocks) measured
  * no faster: one state already keeps the integer units busy.
  */
-#include "internal.h"
+#include "engine.h"
 #include "stack_wipe.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
-#else
-#define RK(p) ((const uint8_t *)(p))
-#endif
-
-/* The round functions must be inlined into the round sequence: the
- * rotation amounts depend on the column offset, a constant only after
- * inlining, and the state must stay in registers. */
-#if defined(__GNUC__) || defined(__clang__)
-#define INLINE static inline __attribute__((always_inline))
-#else
-#define INLINE static inline
-#endif
+/* The round functions are ENGINE_INLINE: the rotation amounts depend on
+ * the column offset, a constant only after inlining, and the state must
+ * stay in registers. Portable C: no ENGINE_ISA. */
 
 /* A 16-bit row pattern repeated in the four rows of a word. */
 #define ROWS(x) (0x0001000100010001u * (uint64_t)(x))
 
-INLINE uint64_t rotr(uint64_t x, unsigned n)
+ENGINE_INLINE uint64_t rotr(uint64_t x, unsigned n)
 {
     return (x >> n) | (x << (64 - n));
 }
@@ -120,7 +109,7 @@ INLINE uint64_t rotr(uint64_t x, unsigned n)
  * columns. Columns c < 4 - d come from a plain 64-bit rotation; the others
  * wrap around inside their row, which is the rotation one row less.
  */
-INLINE uint64_t rot_rc(uint64_t x, unsigned i, unsigned d)
+ENGINE_INLINE uint64_t rot_rc(uint64_t x, unsigned i, unsigned d)
 {
     const uint64_t lo = ROWS(0xffffu >> (4 * d));
 
@@ -136,11 +125,10 @@ INLINE uint64_t rot_rc(uint64_t x, unsigned i, unsigned d)
  * ------------------------------------------------------------------- */
 
 typedef uint64_t bs_word;
-#define BS_INLINE INLINE
-#define BS_FUNC static
+#define BS_NAME(x) ct64_##x
 #define BS_FINAL_SR2 1
 
-INLINE uint64_t bs_rk_word(const uint8_t *k, size_t i)
+ENGINE_INLINE uint64_t bs_rk_word(const uint8_t *k, size_t i)
 {
     uint64_t v;
     memcpy(&v, k + 8 * i, 8);
@@ -151,7 +139,7 @@ INLINE uint64_t bs_rk_word(const uint8_t *k, size_t i)
 
 /* SR^n for any n, row by row (row r turns by n r columns): used on round
  * keys only. */
-static void shift_rows_pow(uint64_t q[8], unsigned n)
+static void ct64_shift_rows_pow(uint64_t q[8], unsigned n)
 {
     for (unsigned k = 0; k < 8; k++) {
         uint64_t y = q[k] & 0xffffu;
@@ -166,7 +154,7 @@ static void shift_rows_pow(uint64_t q[8], unsigned n)
 }
 
 /* 0x63 has bits 0, 1, 5, 6. */
-INLINE void add_63(uint64_t q[8])
+ENGINE_INLINE void add_63(uint64_t q[8])
 {
     q[0] = ~q[0];
     q[1] = ~q[1];
@@ -210,14 +198,13 @@ static inline uint64_t unzip_bytes(uint64_t x)
     return x ^ t ^ (t << 16);
 }
 
-
 /*
  * Word 4 p + b, byte 2 r + h (p, h in {0, 1}) is row r of column p + 2 h
  * of block b, so after the transposition bit k of that byte is in q[k]
  * at 8 (2 r + h) + 4 p + b = 16 r + 4 (p + 2 h) + b, as drawn above.
  * Blocks n .. 3 are zero.
  */
-INLINE void load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
+ENGINE_INLINE void load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
 {
     for (size_t b = 0; b < 4; b++) {
         const uint8_t *p = in + 16 * b;
@@ -233,8 +220,8 @@ INLINE void load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
 }
 
 /* Stores blocks 0 .. n-1 of q, XORed with x (n blocks) when x != NULL. */
-INLINE void store_blocks(uint8_t *out, const uint8_t *x, const uint64_t q[8],
-                         size_t n)
+ENGINE_INLINE void store_blocks(uint8_t *out, const uint8_t *x,
+                                const uint64_t q[8], size_t n)
 {
     uint64_t w[8];
 
@@ -265,7 +252,7 @@ INLINE void store_blocks(uint8_t *out, const uint8_t *x, const uint64_t q[8],
 /* SubWord (FIPS-197 5.2) through the same circuit. The word holds its
  * bytes little-endian; bit k of byte j goes to bit 8 j of plane k (the
  * circuit works bit by bit, so any positions will do). */
-static uint32_t sub_word(uint32_t x)
+static uint32_t ct64_sub_word(uint32_t x)
 {
     uint64_t q[8];
     uint32_t y = 0;
@@ -281,7 +268,7 @@ static uint32_t sub_word(uint32_t x)
 
 /* FIPS-197 5.2 on 32-bit words holding 4 key bytes little-endian, so
  * RotWord is a rotation right by 8 and Rcon goes into the low byte. */
-static void expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
+static void ct64_expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, nwords = 4 * (nk + 7);
     uint32_t rcon = 0x01;
@@ -291,11 +278,11 @@ static void expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
     for (unsigned i = nk; i < nwords; i++) {
         uint32_t t = w[i - 1];
         if (i % nk == 0) {
-            t = sub_word((t >> 8) | (t << 24)) ^ rcon;
+            t = ct64_sub_word((t >> 8) | (t << 24)) ^ rcon;
             /* rcon doubles in GF(2^8); it is public. */
             rcon = (rcon << 1) ^ (0x11b & -(rcon >> 7));
         } else if (nk == 8 && i % nk == 4) {
-            t = sub_word(t);
+            t = ct64_sub_word(t);
         }
         w[i] = w[i - nk] ^ t;
     }
@@ -303,7 +290,7 @@ static void expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
 
 /* Round key w[0..3] bitsliced into all four blocks: loaded as block 0,
  * then each column's bit copied to the three other blocks' bits. */
-static void load_key(uint64_t q[8], const uint32_t w[4])
+static void ct64_load_key(uint64_t q[8], const uint32_t w[4])
 {
     uint8_t b[16];
 
@@ -317,46 +304,46 @@ static void load_key(uint64_t q[8], const uint32_t w[4])
     aesir_wipe(b, sizeof(b));
 }
 
-static void put_rk(void *rk, unsigned r, const uint64_t q[8])
+static void ct64_put_rk(void *rk, unsigned r, const uint64_t q[8])
 {
     memcpy((uint8_t *)rk + 64 * (size_t)r, q, 64);
 }
 
-STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ct64_setkey_enc_body(void *rk, const uint8_t *key,
+                                                 size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint32_t w[60];
     uint64_t q[8];
 
-    expand_key(w, key, key_len);
+    ct64_expand_key(w, key, key_len);
     for (unsigned r = 0; r <= nr; r++) {
-        load_key(q, w + 4 * r);
-        shift_rows_pow(q, (4 - (r & 3)) & 3); /* SR^-r */
+        ct64_load_key(q, w + 4 * r);
+        ct64_shift_rows_pow(q, (4 - (r & 3)) & 3); /* SR^-r */
         if (r != 0)
             add_63(q);
-        put_rk(rk, r, q);
+        ct64_put_rk(rk, r, q);
     }
     aesir_wipe(q, sizeof(q));
     aesir_wipe(w, sizeof(w));
 }
 
-STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ct64_setkey_dec_body(void *rk, const uint8_t *key,
+                                                 size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint32_t w[60];
     uint64_t q[8];
 
-    expand_key(w, key, key_len);
+    ct64_expand_key(w, key, key_len);
     for (unsigned r = 0; r <= nr; r++) {
-        load_key(q, w + 4 * (nr - r));
+        ct64_load_key(q, w + 4 * (nr - r));
         if (r != 0 && r != nr)
             inv_mix_columns(q, 0);
-        shift_rows_pow(q, r & 3); /* SR^r */
+        ct64_shift_rows_pow(q, r & 3); /* SR^r */
         if (r != nr)
             add_63(q);
-        put_rk(rk, r, q);
+        ct64_put_rk(rk, r, q);
     }
     aesir_wipe(q, sizeof(q));
     aesir_wipe(w, sizeof(w));
@@ -366,25 +353,25 @@ STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
  * Bulk ECB, CTR, CBC decryption.
  * ------------------------------------------------------------------- */
 
-STACK_WIPE_BODY static void encrypt_body(const void *rkv, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ct64_encrypt_body(const void *rkv, unsigned nr,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     uint64_t q[8];
 
     if (nblocks == 1) {
         /* The serial modes' call: with n constant the compiler drops
          * the work on the three empty blocks. */
         load_blocks(q, in, 1);
-        encrypt_state(rk, nr, q);
+        ct64_encrypt_state(rk, nr, q);
         store_blocks(out, NULL, q, 1);
         return;
     }
     while (nblocks > 0) {
         const size_t n = nblocks < 4 ? nblocks : 4;
         load_blocks(q, in, n);
-        encrypt_state(rk, nr, q);
+        ct64_encrypt_state(rk, nr, q);
         store_blocks(out, NULL, q, n);
         in += 16 * n;
         out += 16 * n;
@@ -392,17 +379,17 @@ STACK_WIPE_BODY static void encrypt_body(const void *rkv, unsigned nr,
     }
 }
 
-STACK_WIPE_BODY static void decrypt_body(const void *rkv, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ct64_decrypt_body(const void *rkv, unsigned nr,
+                                              uint8_t *out, const uint8_t *in,
+                                              size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     uint64_t q[8];
 
     while (nblocks > 0) {
         const size_t n = nblocks < 4 ? nblocks : 4;
         load_blocks(q, in, n);
-        decrypt_state(rk, nr, q);
+        ct64_decrypt_state(rk, nr, q);
         store_blocks(out, NULL, q, n);
         in += 16 * n;
         out += 16 * n;
@@ -412,7 +399,7 @@ STACK_WIPE_BODY static void decrypt_body(const void *rkv, unsigned nr,
 
 /* The 32-bit word whose little-endian bytes are the big-endian bytes of
  * x, i.e. a byte swap. */
-INLINE uint32_t swap32(uint32_t x)
+ENGINE_INLINE uint32_t swap32(uint32_t x)
 {
     x = ((x & 0x00ff00ffu) << 8) | ((x >> 8) & 0x00ff00ffu);
     return (x << 16) | (x >> 16);
@@ -424,11 +411,11 @@ INLINE uint32_t swap32(uint32_t x)
  * comparison, not a branch. The counter blocks go straight into the
  * interleaved words of load_blocks, without a trip through memory.
  */
-STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
-                                     uint8_t ctr[16], uint8_t *out,
-                                     const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void ct64_ctr_body(const void *rkv, unsigned nr,
+                                          uint8_t ctr[16], uint8_t *out,
+                                          const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
     uint64_t q[8];
 
@@ -443,7 +430,7 @@ STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
                                  (uint64_t)swap32((uint32_t)l) << 32);
         }
         transpose8(q);
-        encrypt_state(rk, nr, q);
+        ct64_encrypt_state(rk, nr, q);
         store_blocks(out, in, q, n);
         hi += (lo + n) < lo;
         lo += n;
@@ -458,11 +445,11 @@ STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
 
 /* CBC decryption, four blocks per pass: the ciphertext is copied before
  * anything is written, so out == in works. */
-STACK_WIPE_BODY static void cbc_dec_body(const void *rkv, unsigned nr,
-                                         uint8_t iv[16], uint8_t *out,
-                                         const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void ct64_cbc_dec_body(const void *rkv, unsigned nr,
+                                              uint8_t iv[16], uint8_t *out,
+                                              const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
     uint8_t chain[80]; /* iv, then the ciphertext blocks of this pass */
     uint64_t q[8];
 
@@ -471,7 +458,7 @@ STACK_WIPE_BODY static void cbc_dec_body(const void *rkv, unsigned nr,
         const size_t n = nblocks < 4 ? nblocks : 4;
         memcpy(chain + 16, in, 16 * n);
         load_blocks(q, chain + 16, n);
-        decrypt_state(rk, nr, q);
+        ct64_decrypt_state(rk, nr, q);
         store_blocks(out, chain, q, n);
         memcpy(chain, chain + 16 * n, 16);
         in += 16 * n;
@@ -490,12 +477,12 @@ STACK_WIPE_BODY static void cbc_dec_body(const void *rkv, unsigned nr,
  * bodies reach 656 bytes deep (CBC decryption).
  */
 #define CT64_STACK 960
-STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, CT64_STACK)
-STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, CT64_STACK)
-STACK_WIPED_BLOCKS(encrypt, encrypt_body, CT64_STACK)
-STACK_WIPED_BLOCKS(decrypt, decrypt_body, CT64_STACK)
-STACK_WIPED_CHAIN(ctr_crypt, ctr_body, CT64_STACK)
-STACK_WIPED_CHAIN(cbc_dec, cbc_dec_body, CT64_STACK)
+STACK_WIPED_SETKEY(ct64_setkey_enc, ct64_setkey_enc_body, CT64_STACK)
+STACK_WIPED_SETKEY(ct64_setkey_dec, ct64_setkey_dec_body, CT64_STACK)
+STACK_WIPED_BLOCKS(ct64_encrypt, ct64_encrypt_body, CT64_STACK)
+STACK_WIPED_BLOCKS(ct64_decrypt, ct64_decrypt_body, CT64_STACK)
+STACK_WIPED_CHAIN(ct64_ctr, ct64_ctr_body, CT64_STACK)
+STACK_WIPED_CHAIN(ct64_cbc_dec, ct64_cbc_dec_body, CT64_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ct64",
@@ -503,12 +490,12 @@ static const struct aesir_engine engine = {
                    "S-box (Kasper-Schwabe, Adomnicai-Peyrin)",
     .flags = ENGINE_CT,
     .batch = 4,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = ct64_setkey_enc,
+    .setkey_dec = ct64_setkey_dec,
+    .encrypt = ct64_encrypt,
+    .decrypt = ct64_decrypt,
+    .ctr = ct64_ctr,
+    .cbc_dec = ct64_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_ct64(void)

@@ -10,12 +10,17 @@
  * The technique, the bit layout of a 64-bit word, the papers and the
  * constant-time argument are in ct64.c's header and docs/engines/ct64.md.
  *
- * Before including, the file defines:
+ * Before including, the file includes engine.h (after defining
+ * ENGINE_ISA, if any: the functions here are ENGINE_INLINE and ENGINE_FN)
+ * and defines:
  *
  *   bs_word                  the word type: uint64_t, or a vector of
  *                            uint64_t lanes (GCC/clang vector extension)
- *   BS_INLINE                static inline, always inlined (plus any
- *                            target attribute); BS_FUNC, static (same)
+ *   BS_NAME(x)               the engine's name for function x
+ *                            (ct64_##x, bs_avx2_##x, ...): the two
+ *                            out-of-line functions here are
+ *                            BS_NAME(encrypt_state) and
+ *                            BS_NAME(decrypt_state)
  *   bs_word rot_rc(x, i, d)  the word whose row r, column c holds row
  *                            r + i, column c + d of x (mod 4), for
  *                            1 <= i <= 3, 0 <= d <= 3 (constants after
@@ -50,7 +55,7 @@ struct sbox_top {
 };
 
 /* The shared middle, 30 XOR and 32 AND: the 18 products z0..z17. */
-BS_INLINE void sbox_middle(bs_word z[18], const struct sbox_top *p)
+ENGINE_INLINE void sbox_middle(bs_word z[18], const struct sbox_top *p)
 {
     const bs_word x7 = p->x7, y1 = p->y1, y2 = p->y2, y3 = p->y3;
     const bs_word y4 = p->y4, y5 = p->y5, y6 = p->y6, y7 = p->y7;
@@ -87,7 +92,7 @@ BS_INLINE void sbox_middle(bs_word z[18], const struct sbox_top *p)
 
 /* SubBytes + 0x63 (the XNORs of the paper are XORs here): 23 + 62 + 30 =
  * 115 gates. */
-BS_INLINE void sub_bytes(bs_word q[8])
+ENGINE_INLINE void sub_bytes(bs_word q[8])
 {
     const bs_word x0 = q[7], x1 = q[6], x2 = q[5], x3 = q[4];
     const bs_word x4 = q[3], x5 = q[2], x6 = q[1], x7 = q[0];
@@ -140,7 +145,7 @@ BS_INLINE void sub_bytes(bs_word q[8])
  * pairing heuristic for the bottom) and checked on all 256 inputs by the
  * tests. Here the inputs are the bit-planes q[0..7] directly.
  */
-BS_INLINE void inv_sub_bytes(bs_word q[8])
+ENGINE_INLINE void inv_sub_bytes(bs_word q[8])
 {
     const bs_word q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
     const bs_word q4 = q[4], q5 = q[5], q6 = q[6], q7 = q[7];
@@ -193,7 +198,7 @@ BS_INLINE void inv_sub_bytes(bs_word q[8])
  * and adds plane 7 into planes 0, 1, 3, 4 (x^8 = x^4 + x^3 + x + 1).
  * ------------------------------------------------------------------- */
 
-BS_INLINE void mix_columns(bs_word q[8], unsigned d)
+ENGINE_INLINE void mix_columns(bs_word q[8], unsigned d)
 {
     const unsigned e = (2 * d) & 3;
     const bs_word a7 = rot_rc(q[7], 1, d), t7 = q[7] ^ a7;
@@ -220,7 +225,7 @@ BS_INLINE void mix_columns(bs_word q[8], unsigned d)
 /* InvMixColumns = MixColumns . (a -> a + 4 (a + R2(a))), same offset d.
  * Multiplication by 4: plane k goes to k + 2, planes 6 and 7 fold back
  * through x^8 = x^4 + x^3 + x + 1 and x^9 = x^5 + x^4 + x^2 + x. */
-BS_INLINE void inv_mix_columns(bs_word q[8], unsigned d)
+ENGINE_INLINE void inv_mix_columns(bs_word q[8], unsigned d)
 {
     const unsigned e = (2 * d) & 3;
     const bs_word u0 = q[0] ^ rot_rc(q[0], 2, e);
@@ -247,13 +252,13 @@ BS_INLINE void inv_mix_columns(bs_word q[8], unsigned d)
 /* SR^2 (= SR^-2): rows 1 and 3 turn by two columns, a byte swap inside
  * their 16 bits; rows 0 and 2 stay. Brings the fixsliced state of an
  * AES-128 or AES-256 after its last round back to the true state. */
-BS_INLINE bs_word shift_rows2_word(bs_word x)
+ENGINE_INLINE bs_word shift_rows2_word(bs_word x)
 {
     return (x & 0x0000ffff0000ffffu) | ((x >> 8) & 0x00ff000000ff0000u) |
            ((x << 8) & 0xff000000ff000000u);
 }
 
-BS_INLINE void shift_rows2(bs_word q[8])
+ENGINE_INLINE void shift_rows2(bs_word q[8])
 {
     q[0] = shift_rows2_word(q[0]);
     q[1] = shift_rows2_word(q[1]);
@@ -279,7 +284,7 @@ BS_INLINE void shift_rows2(bs_word q[8])
  * one at a time (word bit 0 with bit-in-byte 0, then 1, then 2). It is
  * its own inverse.
  */
-BS_INLINE void transpose8(bs_word w[8])
+ENGINE_INLINE void transpose8(bs_word w[8])
 {
     const uint64_t m1 = 0x5555555555555555u, m2 = 0x3333333333333333u;
     const uint64_t m4 = 0x0f0f0f0f0f0f0f0fu;
@@ -302,7 +307,7 @@ BS_INLINE void transpose8(bs_word w[8])
  * Rounds.
  * ------------------------------------------------------------------- */
 
-BS_INLINE void add_round_key(bs_word q[8], const uint8_t *rk, unsigned r)
+ENGINE_INLINE void add_round_key(bs_word q[8], const uint8_t *rk, unsigned r)
 {
     const uint8_t *k = rk + 64 * (size_t)r;
     q[0] ^= bs_rk_word(k, 0);
@@ -315,23 +320,23 @@ BS_INLINE void add_round_key(bs_word q[8], const uint8_t *rk, unsigned r)
     q[7] ^= bs_rk_word(k, 7);
 }
 
-BS_INLINE void enc_round(bs_word q[8], const uint8_t *rk, unsigned r,
-                         unsigned d)
+ENGINE_INLINE void enc_round(bs_word q[8], const uint8_t *rk, unsigned r,
+                             unsigned d)
 {
     sub_bytes(q);
     mix_columns(q, d);
     add_round_key(q, rk, r);
 }
 
-BS_INLINE void dec_round(bs_word q[8], const uint8_t *rk, unsigned r,
-                         unsigned d)
+ENGINE_INLINE void dec_round(bs_word q[8], const uint8_t *rk, unsigned r,
+                             unsigned d)
 {
     inv_sub_bytes(q);
     inv_mix_columns(q, d);
     add_round_key(q, rk, r);
 }
 
-BS_INLINE void copy8(bs_word d[8], const bs_word s[8])
+ENGINE_INLINE void copy8(bs_word d[8], const bs_word s[8])
 {
     d[0] = s[0], d[1] = s[1], d[2] = s[2], d[3] = s[3];
     d[4] = s[4], d[5] = s[5], d[6] = s[6], d[7] = s[7];
@@ -343,7 +348,8 @@ BS_INLINE void copy8(bs_word d[8], const bs_word s[8])
  * of them has offset 1 (AES-128, AES-256) or 3 (AES-192): the loop leaves
  * a group of four there, which keeps one copy of each round in the code.
  */
-BS_FUNC void encrypt_state(const uint8_t *rk, unsigned nr, bs_word q[8])
+ENGINE_FN void BS_NAME(encrypt_state)(const uint8_t *rk, unsigned nr,
+                                      bs_word q[8])
 {
     bs_word s[8];
 
@@ -366,7 +372,8 @@ BS_FUNC void encrypt_state(const uint8_t *rk, unsigned nr, bs_word q[8])
     copy8(q, s);
 }
 
-BS_FUNC void decrypt_state(const uint8_t *rk, unsigned nr, bs_word q[8])
+ENGINE_FN void BS_NAME(decrypt_state)(const uint8_t *rk, unsigned nr,
+                                      bs_word q[8])
 {
     bs_word s[8];
 

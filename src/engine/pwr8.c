@@ -41,7 +41,7 @@
  * would not fit the 32 registers vcipher can address. A tail of 1..7
  * blocks takes a kernel of exactly that width. CBC encryption is
  * serial: the chaining value and all round keys stay in registers and
- * the chaining XOR is folded into the last round key (see cbc_enc), so
+ * the chaining XOR is folded into the last round key (see pwr8_cbc_enc), so
  * each block costs nr crypto latencies. Nothing here is measured; the
  * code only ran under QEMU (docs/engines/pwr8.md: instruction counts).
  *
@@ -80,7 +80,9 @@
  *
  * Batch: 8 blocks.
  */
-#include "internal.h"
+/* No ENGINE_ISA: the POWER8 code is compiled in a target region (below),
+ * or the whole file is built for POWER8. */
+#include "engine.h"
 
 /*
  * With gcc 8 or later the engine is compiled for POWER8 whatever the
@@ -113,12 +115,10 @@ typedef __vector unsigned int vu32;
 typedef __vector unsigned long long vu64;
 typedef __vector unsigned __int128 vu128;
 
-#define INLINE static inline __attribute__((always_inline))
-
 /* Lanes of the wide kernel. */
 #define WIDE 8
 
-/* Every loop over lanes (or over the round keys of cbc_enc) has a
+/* Every loop over lanes (or over the round keys of pwr8_cbc_enc) has a
  * constant trip count once inlined; gcc keeps the arrays in registers
  * only when these loops unroll fully before its scalar replacement pass,
  * which the pragma guarantees. */
@@ -131,44 +131,44 @@ typedef __vector unsigned __int128 vu128;
 
 /* ---- instructions --------------------------------------------------- */
 
-INLINE vu8 enc(vu8 s, vu8 k)
+ENGINE_INLINE vu8 enc(vu8 s, vu8 k)
 {
     return (vu8)__builtin_crypto_vcipher((vu64)s, (vu64)k);
 }
 
-INLINE vu8 enclast(vu8 s, vu8 k)
+ENGINE_INLINE vu8 enclast(vu8 s, vu8 k)
 {
     return (vu8)__builtin_crypto_vcipherlast((vu64)s, (vu64)k);
 }
 
-INLINE vu8 dec(vu8 s, vu8 k)
+ENGINE_INLINE vu8 dec(vu8 s, vu8 k)
 {
     return (vu8)__builtin_crypto_vncipher((vu64)s, (vu64)k);
 }
 
-INLINE vu8 declast(vu8 s, vu8 k)
+ENGINE_INLINE vu8 declast(vu8 s, vu8 k)
 {
     return (vu8)__builtin_crypto_vncipherlast((vu64)s, (vu64)k);
 }
 
-INLINE vu8 sbox(vu8 s)
+ENGINE_INLINE vu8 sbox(vu8 s)
 {
     return (vu8)__builtin_crypto_vsbox((vu64)s);
 }
 
 /* A block from memory into register order, and back. */
-INLINE vu8 load(const uint8_t *p)
+ENGINE_INLINE vu8 load(const uint8_t *p)
 {
     return vec_xl_be(0, (const unsigned char *)p);
 }
 
-INLINE void store(uint8_t *p, vu8 x)
+ENGINE_INLINE void store(uint8_t *p, vu8 x)
 {
     vec_xst_be(x, 0, (unsigned char *)p);
 }
 
 /* Round key r: aligned, stored as the register image. */
-INLINE vu8 rkey(const vu8 *k, unsigned r)
+ENGINE_INLINE vu8 rkey(const vu8 *k, unsigned r)
 {
     return vec_ld(0, k + r);
 }
@@ -181,7 +181,7 @@ INLINE vu8 rkey(const vu8 *k, unsigned r)
  * the stack. The empty asm costs nothing at run time, and the hardware
  * still issues the load as early as it likes (k is ready long before).
  */
-INLINE vu8 rkey_after(const vu8 *k, unsigned r, vu8 dep)
+ENGINE_INLINE vu8 rkey_after(const vu8 *k, unsigned r, vu8 dep)
 {
     long off = 16 * (long)r;
     __asm__("" : "+r"(off) : "v"(dep));
@@ -219,7 +219,7 @@ INLINE vu8 rkey_after(const vu8 *k, unsigned r, vu8 dep)
 #define SPLAT(x, f) ((vu8)vec_splat((vu32)(x), W(f)))
 
 /* [w0 w1 w2 w3] -> [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3]. */
-INLINE vu8 prefix_xor(vu8 x)
+ENGINE_INLINE vu8 prefix_xor(vu8 x)
 {
     const vu8 z = vec_splats((unsigned char)0);
     x = vec_xor(x, WPERM(x, z, 4, 0, 1, 2));
@@ -240,23 +240,23 @@ INLINE vu8 prefix_xor(vu8 x)
 
 /* SubWord(RotWord(w)) ^ Rcon in all four columns, given the first in all
  * four (SPLATROT is a macro: the permute mask must be a constant). */
-INLINE vu8 subrot(vu8 rw, unsigned rcon)
+ENGINE_INLINE vu8 subrot(vu8 rw, unsigned rcon)
 {
     return vec_xor(sbox(rw), (vu8)vec_splats(rcon << 24));
 }
 
 /* SubWord(word 3 of x), broadcast: AES-256's middle step. */
-INLINE vu8 sub3(vu8 x)
+ENGINE_INLINE vu8 sub3(vu8 x)
 {
     return sbox(SPLAT(x, 3));
 }
 
-INLINE void put(vu8 *k, unsigned r, vu8 x)
+ENGINE_INLINE void put(vu8 *k, unsigned r, vu8 x)
 {
     vec_st(x, 0, k + r);
 }
 
-INLINE void expand128(vu8 *k, const uint8_t *key)
+ENGINE_INLINE void expand128(vu8 *k, const uint8_t *key)
 {
     static const unsigned char rc[10] = {0x01, 0x02, 0x04, 0x08, 0x10,
                                          0x20, 0x40, 0x80, 0x1b, 0x36};
@@ -276,7 +276,7 @@ INLINE void expand128(vu8 *k, const uint8_t *key)
  * Two steps give three round keys:
  *   K(3j) = a, K(3j+1) = [b.0 b.1 a'.0 a'.1], K(3j+2) = [a'.2 a'.3 b'.0 b'.1].
  */
-INLINE void step192(vu8 *a, vu8 *b, unsigned rcon)
+ENGINE_INLINE void step192(vu8 *a, vu8 *b, unsigned rcon)
 {
     const vu8 z = vec_splats((unsigned char)0);
     vu8 t = subrot(SPLATROT(*b, 1), rcon);
@@ -287,7 +287,7 @@ INLINE void step192(vu8 *a, vu8 *b, unsigned rcon)
     *b = vec_xor(pb, t);
 }
 
-INLINE void expand192(vu8 *k, const uint8_t *key)
+ENGINE_INLINE void expand192(vu8 *k, const uint8_t *key)
 {
     vu8 a = load(key);
     vu8 c = load(key + 8); /* [w2 w3 w4 w5]: no read past the key */
@@ -307,7 +307,7 @@ INLINE void expand192(vu8 *k, const uint8_t *key)
 
 /* AES-256: alternate steps, a from b's last word with RotWord and Rcon,
  * b from a's last word with SubWord only (FIPS-197 5.2, i mod 8 = 4). */
-INLINE void expand256(vu8 *k, const uint8_t *key)
+ENGINE_INLINE void expand256(vu8 *k, const uint8_t *key)
 {
     vu8 a = load(key), b = load(key + 16);
     unsigned rcon = 1;
@@ -325,7 +325,7 @@ INLINE void expand256(vu8 *k, const uint8_t *key)
 
 /* One schedule for both directions (see the header): setkey_dec is this
  * function too. */
-static void setkey(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void pwr8_setkey(void *rk, const uint8_t *key, size_t key_len)
 {
     vu8 *k = (vu8 *)__builtin_assume_aligned(rk, 16);
     if (key_len == 16)
@@ -349,7 +349,7 @@ static void setkey(void *rk, const uint8_t *key, size_t key_len)
 
 /* Encryption rounds 1 .. nr-1 (round 0 and the last are the caller's, so
  * CTR and CBC can fold their XORs into them). */
-INLINE void enc_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
+ENGINE_INLINE void enc_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
 {
     ROUND(enc, 1);
     ROUND(enc, 2);
@@ -371,7 +371,7 @@ INLINE void enc_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
 }
 
 /* Decryption rounds with K(nr-1) .. K1, straight inverse cipher. */
-INLINE void dec_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
+ENGINE_INLINE void dec_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
 {
     if (nr > 10) {
         if (nr > 12) {
@@ -392,26 +392,10 @@ INLINE void dec_mid(vu8 *b, unsigned n, const vu8 *k, unsigned nr)
     ROUND(dec, 1);
 }
 
-/* Runs KERNEL(n) for a tail of m = 1..7 blocks with n = m: a kernel per
- * width, so no lane is computed in vain. */
-/* clang-format off */
-#define TAIL(KERNEL, m)                                                    \
-    switch (m) {                                                           \
-    case 1: KERNEL(1); break;                                              \
-    case 2: KERNEL(2); break;                                              \
-    case 3: KERNEL(3); break;                                              \
-    case 4: KERNEL(4); break;                                              \
-    case 5: KERNEL(5); break;                                              \
-    case 6: KERNEL(6); break;                                              \
-    case 7: KERNEL(7); break;                                              \
-    default: break;                                                        \
-    }
-/* clang-format on */
-
 /* ---- ECB ---------------------------------------------------------------- */
 
-INLINE void ecb_n(const vu8 *k, unsigned nr, uint8_t *out, const uint8_t *in,
-                  unsigned n, int decrypt)
+ENGINE_INLINE void ecb_n(const vu8 *k, unsigned nr, uint8_t *out,
+                         const uint8_t *in, unsigned n, int decrypt)
 {
     vu8 b[WIDE];
     LANES for (unsigned j = 0; j < n; j++) b[j] = load(in + 16 * j);
@@ -429,25 +413,25 @@ INLINE void ecb_n(const vu8 *k, unsigned nr, uint8_t *out, const uint8_t *in,
     LANES for (unsigned j = 0; j < n; j++) store(out + 16 * j, b[j]);
 }
 
-INLINE void ecb(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks, int decrypt)
+ENGINE_INLINE void ecb(const void *rk, unsigned nr, uint8_t *out,
+                       const uint8_t *in, size_t nblocks, int decrypt)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(k, nr, out, in, WIDE, decrypt);
 #define ECB_TAIL(n) ecb_n(k, nr, out, in, (n), decrypt)
-    TAIL(ECB_TAIL, nblocks)
+    ENGINE_TAIL7(ECB_TAIL, nblocks)
 #undef ECB_TAIL
 }
 
-static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_encrypt(const void *rk, unsigned nr, uint8_t *out,
+                            const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 0);
 }
 
-static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_decrypt(const void *rk, unsigned nr, uint8_t *out,
+                            const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 1);
 }
@@ -460,7 +444,7 @@ static void decrypt(const void *rk, unsigned nr, uint8_t *out,
  * steps all 128 bits at once: block j is c + j, carries included, with
  * no byte swap and no wrap check.
  */
-INLINE vu8 ctr_add(vu128 c, unsigned j)
+ENGINE_INLINE vu8 ctr_add(vu128 c, unsigned j)
 {
     return (vu8)vec_add(c, (vu128){j});
 }
@@ -469,13 +453,13 @@ INLINE vu8 ctr_add(vu128 c, unsigned j)
  * order: turning the keystream to memory order instead saves nothing on
  * POWER8 little-endian, where gcc's plain vec_xl/vec_xst add a
  * doubleword swap each (3 permutes per block instead of 2). */
-INLINE void xor_out(uint8_t *out, const uint8_t *in, unsigned j, vu8 ks)
+ENGINE_INLINE void xor_out(uint8_t *out, const uint8_t *in, unsigned j, vu8 ks)
 {
     store(out + 16 * j, vec_xor(load(in + 16 * j), ks));
 }
 
-INLINE void ctr_n(const vu8 *k, unsigned nr, vu128 c, uint8_t *out,
-                  const uint8_t *in, unsigned n)
+ENGINE_INLINE void ctr_n(const vu8 *k, unsigned nr, vu128 c, uint8_t *out,
+                         const uint8_t *in, unsigned n)
 {
     vu8 b[WIDE];
     vu8 t = rkey_after(k, 0, (vu8)c);
@@ -485,8 +469,8 @@ INLINE void ctr_n(const vu8 *k, unsigned nr, vu128 c, uint8_t *out,
     LANES for (unsigned j = 0; j < n; j++) xor_out(out, in, j, b[j]);
 }
 
-static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_ctr(const void *rk, unsigned nr, uint8_t ctr[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu128 c = (vu128)load(ctr);
@@ -496,7 +480,7 @@ static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t *out,
         c = vec_add(c, (vu128){WIDE});
     }
 #define CTR_TAIL(n) ctr_n(k, nr, c, out, in, (n)), c = vec_add(c, (vu128){(n)})
-    TAIL(CTR_TAIL, nblocks)
+    ENGINE_TAIL7(CTR_TAIL, nblocks)
 #undef CTR_TAIL
     store(ctr, (vu8)c);
 }
@@ -504,7 +488,7 @@ static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t *out,
 /* ---- CBC ---------------------------------------------------------------- */
 
 /* Rounds 1 .. nr-1 of one block with the keys in registers. */
-INLINE vu8 enc_chain(vu8 b, const vu8 *kr, unsigned nr)
+ENGINE_INLINE vu8 enc_chain(vu8 b, const vu8 *kr, unsigned nr)
 {
     b = enc(enc(enc(b, kr[1]), kr[2]), kr[3]);
     b = enc(enc(enc(b, kr[4]), kr[5]), kr[6]);
@@ -526,8 +510,8 @@ INLINE vu8 enc_chain(vu8 b, const vu8 *kr, unsigned nr)
  * block ends with plain K(nr). One lane leaves room for all round keys
  * in registers for the whole call (21 of the 32).
  */
-static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 kr[14], b;
@@ -557,9 +541,9 @@ static void cbc_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * K(nr) ^ K0 it returns o_i ^ K0 (OFB): either way the next block's
  * whitened input, and the output is an XOR off the chain.
  */
-INLINE void stream_enc(const void *rk, unsigned nr, uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nblocks,
-                       int ofb)
+ENGINE_INLINE void stream_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                              uint8_t *out, const uint8_t *in, size_t nblocks,
+                              int ofb)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 kr[14], b;
@@ -577,14 +561,14 @@ INLINE void stream_enc(const void *rk, unsigned nr, uint8_t iv[16],
     store(iv, vec_xor(b, kr[0]));
 }
 
-static void cfb_enc(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     stream_enc(rk, nr, iv, out, in, nblocks, 0);
 }
 
-static void ofb(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_ofb(const void *rk, unsigned nr, uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     stream_enc(rk, nr, iv, out, in, nblocks, 1);
 }
@@ -597,15 +581,15 @@ static void ofb(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * registers from their load (8 lanes + 9 ciphertexts of the 32), so
  * in == out needs no store ordering.
  */
-INLINE vu8 declast_xor(vu8 s, vu8 k0, vu8 prev)
+ENGINE_INLINE vu8 declast_xor(vu8 s, vu8 k0, vu8 prev)
 {
     return declast(s, vec_xor(k0, prev));
 }
 
 /* c[0] is the chaining value, c[1..n] the ciphertexts; so c[j] is the
  * block before c[j + 1], and c[n] is the next chaining value. */
-INLINE void cbc_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
-                      const uint8_t *in, unsigned n)
+ENGINE_INLINE void cbc_dec_n(const vu8 *k, unsigned nr, vu8 *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     vu8 b[WIDE], c[WIDE + 1];
     c[0] = *chain;
@@ -619,15 +603,15 @@ INLINE void cbc_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
     LANES for (unsigned j = 0; j < n; j++) store(out + 16 * j, b[j]);
 }
 
-static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 chain = load(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cbc_dec_n(k, nr, &chain, out, in, WIDE);
 #define CBC_TAIL(n) cbc_dec_n(k, nr, &chain, out, in, (n))
-    TAIL(CBC_TAIL, nblocks)
+    ENGINE_TAIL7(CBC_TAIL, nblocks)
 #undef CBC_TAIL
     store(iv, chain);
 }
@@ -643,8 +627,8 @@ static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * ciphertexts stay in registers from their load (8 lanes + 8 ciphertexts
  * + the chaining value), so in == out needs no store ordering.
  */
-INLINE void cfb_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
-                      const uint8_t *in, unsigned n)
+ENGINE_INLINE void cfb_dec_n(const vu8 *k, unsigned nr, vu8 *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     vu8 b[WIDE], c[WIDE];
     LANES for (unsigned j = 0; j < n; j++) c[j] = load(in + 16 * j);
@@ -653,21 +637,21 @@ INLINE void cfb_dec_n(const vu8 *k, unsigned nr, vu8 *chain, uint8_t *out,
     LANES for (unsigned j = 1; j < n; j++) b[j] = vec_xor(c[j - 1], t);
     enc_mid(b, n, k, nr);
     t = rkey_after(k, nr, b[0]);
-    LANES for (unsigned j = 0; j < n; j++)
-        b[j] = enclast(b[j], vec_xor(t, c[j]));
+    LANES for (unsigned j = 0; j < n; j++) b[j] =
+        enclast(b[j], vec_xor(t, c[j]));
     *chain = c[n - 1];
     LANES for (unsigned j = 0; j < n; j++) store(out + 16 * j, b[j]);
 }
 
-static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                    const uint8_t *in, size_t nblocks)
+ENGINE_FN void pwr8_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                            uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vu8 *k = (const vu8 *)__builtin_assume_aligned(rk, 16);
     vu8 chain = load(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cfb_dec_n(k, nr, &chain, out, in, WIDE);
 #define CFB_TAIL(n) cfb_dec_n(k, nr, &chain, out, in, (n))
-    TAIL(CFB_TAIL, nblocks)
+    ENGINE_TAIL7(CFB_TAIL, nblocks)
 #undef CFB_TAIL
     store(iv, chain);
 }
@@ -681,16 +665,16 @@ static const struct aesir_engine engine = {
     .description = "POWER8 vcipher/vncipher (ISA 2.07), 8 blocks in flight",
     .flags = ENGINE_CT | ENGINE_HW,
     .batch = WIDE,
-    .setkey_enc = setkey,
-    .setkey_dec = setkey,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_xor,
-    .cbc_enc = cbc_enc,
-    .cfb_enc = cfb_enc,
-    .ofb = ofb,
-    .cbc_dec = cbc_dec,
-    .cfb_dec = cfb_dec,
+    .setkey_enc = pwr8_setkey,
+    .setkey_dec = pwr8_setkey,
+    .encrypt = pwr8_encrypt,
+    .decrypt = pwr8_decrypt,
+    .ctr = pwr8_ctr,
+    .cbc_enc = pwr8_cbc_enc,
+    .cfb_enc = pwr8_cfb_enc,
+    .ofb = pwr8_ofb,
+    .cbc_dec = pwr8_cbc_dec,
+    .cfb_dec = pwr8_cfb_dec,
 };
 
 const struct aesir_engine *aesir_engine_pwr8(void)

@@ -88,10 +88,8 @@ static void mix_column(uint8_t col[4], const uint8_t m[4])
 {
     uint8_t t[4];
     for (int r = 0; r < 4; r++)
-        t[r] = gf_mul(col[0], m[(4 - r) % 4]) ^
-               gf_mul(col[1], m[(5 - r) % 4]) ^
-               gf_mul(col[2], m[(6 - r) % 4]) ^
-               gf_mul(col[3], m[(7 - r) % 4]);
+        t[r] = gf_mul(col[0], m[(4 - r) % 4]) ^ gf_mul(col[1], m[(5 - r) % 4]) ^
+               gf_mul(col[2], m[(6 - r) % 4]) ^ gf_mul(col[3], m[(7 - r) % 4]);
     memcpy(col, t, 4);
 }
 
@@ -118,7 +116,7 @@ static void add_round_key(uint8_t s[16], const uint8_t *k)
 }
 
 /* Section 5.2: KeyExpansion into Nb (Nr + 1) = 4 (Nr + 1) words. */
-static void key_expansion(uint8_t *w, const uint8_t *key, size_t key_len)
+static void ref_key_expansion(uint8_t *w, const uint8_t *key, size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6;
     uint8_t rcon = 0x01;
@@ -144,22 +142,22 @@ static void key_expansion(uint8_t *w, const uint8_t *key, size_t key_len)
     }
 }
 
-STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ref_setkey_enc_body(void *rk, const uint8_t *key,
+                                                size_t key_len)
 {
-    key_expansion(rk, key, key_len);
+    ref_key_expansion(rk, key, key_len);
 }
 
 /* Section 5.3.5: the equivalent inverse cipher's schedule dw: round keys
  * in reverse order, InvMixColumns applied to rounds 1 .. Nr-1. */
-STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ref_setkey_dec_body(void *rk, const uint8_t *key,
+                                                size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint8_t w[16 * 15];
     uint8_t *dw = rk;
 
-    key_expansion(w, key, key_len);
+    ref_key_expansion(w, key, key_len);
     for (unsigned r = 0; r <= nr; r++) {
         memcpy(dw + 16 * r, w + 16 * (nr - r), 16);
         if (r != 0 && r != nr)
@@ -198,9 +196,9 @@ static void eq_inv_cipher(uint8_t s[16], const uint8_t *dw, unsigned nr)
     add_round_key(s, dw + 16 * nr);
 }
 
-STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ref_encrypt_body(const void *rk, unsigned nr,
+                                             uint8_t *out, const uint8_t *in,
+                                             size_t nblocks)
 {
     for (size_t i = 0; i < nblocks; i++) {
         uint8_t s[16];
@@ -210,9 +208,9 @@ STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
     }
 }
 
-STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ref_decrypt_body(const void *rk, unsigned nr,
+                                             uint8_t *out, const uint8_t *in,
+                                             size_t nblocks)
 {
     for (size_t i = 0; i < nblocks; i++) {
         uint8_t s[16];
@@ -229,20 +227,20 @@ STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
  * bytes deep (stack_wipe.h says how that is measured and what is added).
  */
 #define REF_STACK 832
-STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, REF_STACK)
-STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, REF_STACK)
-STACK_WIPED_BLOCKS(encrypt, encrypt_body, REF_STACK)
-STACK_WIPED_BLOCKS(decrypt, decrypt_body, REF_STACK)
+STACK_WIPED_SETKEY(ref_setkey_enc, ref_setkey_enc_body, REF_STACK)
+STACK_WIPED_SETKEY(ref_setkey_dec, ref_setkey_dec_body, REF_STACK)
+STACK_WIPED_BLOCKS(ref_encrypt, ref_encrypt_body, REF_STACK)
+STACK_WIPED_BLOCKS(ref_decrypt, ref_decrypt_body, REF_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ref",
     .description = "byte-wise FIPS-197, the test oracle (table S-box)",
     .flags = 0,
     .batch = 1,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
+    .setkey_enc = ref_setkey_enc,
+    .setkey_dec = ref_setkey_dec,
+    .encrypt = ref_encrypt,
+    .decrypt = ref_decrypt,
 };
 
 const struct aesir_engine *aesir_engine_ref(void)

@@ -22,7 +22,7 @@
  * w[4 Nr + 4 - Nk .. 4 Nr + 3], and runs it backwards: XOR undoes itself,
  * so w[i - Nk] = w[i] ^ T(w[i - 1], i) for i = 4 Nr + 3, 4 Nr + 2, ...,
  * which hands out the round keys last first, the order the inverse cipher
- * (section 5.3, figure 12) uses them. setkey_dec computes those last Nk
+ * (section 5.3, figure 12) uses them. ref_otf_setkey_dec computes those last Nk
  * words once, at key setup; that is still a key-sized state, and it is
  * the only schedule work not done inside the block.
  *
@@ -113,7 +113,7 @@ static uint8_t *window_slot(struct key_window *kw, unsigned j)
  * holds w[i] (forwards); when it holds w[i] it then holds w[i - Nk]
  * (backwards). Either way w[i - 1] is in the slot before.
  */
-static void schedule_step(struct key_window *kw, unsigned i)
+static void ref_otf_schedule_step(struct key_window *kw, unsigned i)
 {
     const uint8_t *prev = window_slot(kw, i - 1);
     uint8_t *w = window_slot(kw, i);
@@ -142,7 +142,7 @@ static void add_round_key_fwd(uint8_t s[16], struct key_window *kw)
         const unsigned i = kw->i++;
         const uint8_t *w;
         if (i >= kw->nk)
-            schedule_step(kw, i);
+            ref_otf_schedule_step(kw, i);
         w = window_slot(kw, i);
         for (int r = 0; r < 4; r++)
             s[r + 4 * c] ^= w[r];
@@ -160,7 +160,7 @@ static void add_round_key_bwd(uint8_t s[16], struct key_window *kw)
         for (int r = 0; r < 4; r++)
             s[r + 4 * c] ^= w[r];
         if (i >= kw->nk)
-            schedule_step(kw, i);
+            ref_otf_schedule_step(kw, i);
     }
 }
 
@@ -180,8 +180,8 @@ static uint8_t xtime(uint8_t b)
 static uint8_t gf_mul(uint8_t a, uint8_t k)
 {
     const uint8_t a2 = xtime(a), a4 = xtime(a2), a8 = xtime(a4);
-    return (uint8_t)((k & 1 ? a : 0) ^ (k & 2 ? a2 : 0) ^
-                     (k & 4 ? a4 : 0) ^ (k & 8 ? a8 : 0));
+    return (uint8_t)((k & 1 ? a : 0) ^ (k & 2 ? a2 : 0) ^ (k & 4 ? a4 : 0) ^
+                     (k & 8 ? a8 : 0));
 }
 
 /* Section 5.1.1 */
@@ -299,8 +299,8 @@ static void inv_cipher(uint8_t s[16], struct key_window *kw,
  * ------------------------------------------------------------------- */
 
 /* The encryption state is the cipher key itself, w[0 .. Nk-1]. */
-STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void
+ref_otf_setkey_enc_body(void *rk, const uint8_t *key, size_t key_len)
 {
     memcpy(rk, key, key_len);
 }
@@ -311,22 +311,23 @@ STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
  * and dropped one at a time; the full schedule never exists). The ring
  * then holds them in slot order, which is the layout stored.
  */
-STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void
+ref_otf_setkey_dec_body(void *rk, const uint8_t *key, size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, nr = nk + 6;
     struct key_window kw;
 
     window_init(&kw, key, nk, 0);
     for (unsigned i = nk; i < 4 * (nr + 1); i++)
-        schedule_step(&kw, i);
+        ref_otf_schedule_step(&kw, i);
     memcpy(rk, kw.ring, key_len);
     aesir_wipe(&kw, sizeof(kw));
 }
 
-STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ref_otf_encrypt_body(const void *rk, unsigned nr,
+                                                 uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t nblocks)
 {
     struct key_window kw;
     for (size_t i = 0; i < nblocks; i++) {
@@ -338,9 +339,10 @@ STACK_WIPE_BODY static void encrypt_body(const void *rk, unsigned nr,
     aesir_wipe(&kw, sizeof(kw));
 }
 
-STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ref_otf_decrypt_body(const void *rk, unsigned nr,
+                                                 uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t nblocks)
 {
     struct key_window kw;
     for (size_t i = 0; i < nblocks; i++) {
@@ -360,10 +362,10 @@ STACK_WIPE_BODY static void decrypt_body(const void *rk, unsigned nr,
  * deep.
  */
 #define OTF_STACK 640
-STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, OTF_STACK)
-STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, OTF_STACK)
-STACK_WIPED_BLOCKS(encrypt, encrypt_body, OTF_STACK)
-STACK_WIPED_BLOCKS(decrypt, decrypt_body, OTF_STACK)
+STACK_WIPED_SETKEY(ref_otf_setkey_enc, ref_otf_setkey_enc_body, OTF_STACK)
+STACK_WIPED_SETKEY(ref_otf_setkey_dec, ref_otf_setkey_dec_body, OTF_STACK)
+STACK_WIPED_BLOCKS(ref_otf_encrypt, ref_otf_encrypt_body, OTF_STACK)
+STACK_WIPED_BLOCKS(ref_otf_decrypt, ref_otf_decrypt_body, OTF_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ref-otf",
@@ -371,10 +373,10 @@ static const struct aesir_engine engine = {
                    "(table S-box)",
     .flags = 0,
     .batch = 1,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
+    .setkey_enc = ref_otf_setkey_enc,
+    .setkey_dec = ref_otf_setkey_dec,
+    .encrypt = ref_otf_encrypt,
+    .decrypt = ref_otf_decrypt,
 };
 
 const struct aesir_engine *aesir_engine_ref_otf(void)

@@ -77,13 +77,13 @@
  * Batch: 1 block; blocks are independent and there is no set-up to
  * amortise, except CTR's cache, which is set up once per 256 counters.
  */
-#include "internal.h"
+#include "engine.h"
 #include "stack_wipe.h"
 
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) &&                \
     __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define TT_BIG_ENDIAN 1
-#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) &&           \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define TT_BIG_ENDIAN 0
 #else
@@ -102,14 +102,6 @@ static inline int tt_big_endian(void)
  * significant on a little-endian host, the most significant on a
  * big-endian one. */
 #define ROW_SHIFT(r) (TT_BIG_ENDIAN ? 24 - 8 * (r) : 8 * (r))
-
-/* GCC and clang learn here that rk is 64-byte aligned, so its words load
- * with one instruction even on strict-alignment hosts. */
-#if defined(__GNUC__) || defined(__clang__)
-#define RK(p) ((const uint8_t *)__builtin_assume_aligned((p), 16))
-#else
-#define RK(p) ((const uint8_t *)(p))
-#endif
 
 /* Entry bytes of the two tables, in the order of the drawing above. */
 #define TE(s, s2, s3) s2, s, s, s3, s2, s, s, s
@@ -400,13 +392,13 @@ static inline uint32_t enc_col(const uint32_t s[4], unsigned c, uint32_t k)
            te_col(row_byte(s[(c + 3) & 3], 3), 3) ^ k;
 }
 
-static inline uint32_t enc_last_col(const uint32_t s[4], unsigned c,
-                                    uint32_t k)
+static inline uint32_t enc_last_col(const uint32_t s[4], unsigned c, uint32_t k)
 {
     return (at_row(sbox(row_byte(s[c], 0)), 0) |
             at_row(sbox(row_byte(s[(c + 1) & 3], 1)), 1) |
             at_row(sbox(row_byte(s[(c + 2) & 3], 2)), 2) |
-            at_row(sbox(row_byte(s[(c + 3) & 3], 3)), 3)) ^ k;
+            at_row(sbox(row_byte(s[(c + 3) & 3], 3)), 3)) ^
+           k;
 }
 
 static inline void enc_round(uint32_t s[4], const uint8_t *k)
@@ -429,8 +421,8 @@ static inline void enc_last(uint32_t s[4], const uint8_t *k)
 
 /* Rounds first .. nr, on a state that has been through round first - 1
  * (CTR enters at round 3 with rounds 1 and 2 mostly cached). */
-static inline void enc_from(uint32_t s[4], const uint8_t *rk, unsigned first,
-                            unsigned nr)
+static inline void ttable_enc_from(uint32_t s[4], const uint8_t *rk,
+                                   unsigned first, unsigned nr)
 {
     for (unsigned r = first; r < nr; r++)
         enc_round(s, rk + 16 * r);
@@ -450,13 +442,13 @@ static inline uint32_t dec_col(const uint32_t s[4], unsigned c, uint32_t k)
            td_col(row_byte(s[(c + 1) & 3], 3), 3) ^ k;
 }
 
-static inline uint32_t dec_last_col(const uint32_t s[4], unsigned c,
-                                    uint32_t k)
+static inline uint32_t dec_last_col(const uint32_t s[4], unsigned c, uint32_t k)
 {
     return (at_row(inv_sbox(row_byte(s[c], 0)), 0) |
             at_row(inv_sbox(row_byte(s[(c + 3) & 3], 1)), 1) |
             at_row(inv_sbox(row_byte(s[(c + 2) & 3], 2)), 2) |
-            at_row(inv_sbox(row_byte(s[(c + 1) & 3], 3)), 3)) ^ k;
+            at_row(inv_sbox(row_byte(s[(c + 1) & 3], 3)), 3)) ^
+           k;
 }
 
 static inline void dec_round(uint32_t s[4], const uint8_t *k)
@@ -495,7 +487,8 @@ static uint32_t sub_word(uint32_t w)
 }
 
 /* Fills w[0 .. 4 (nr + 1) - 1], nr = key_len / 4 + 6. */
-static void expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
+static void ttable_expand_key(uint32_t w[60], const uint8_t *key,
+                              size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, nwords = 4 * (nk + 7);
     unsigned rcon = 0x01;
@@ -515,14 +508,14 @@ static void expand_key(uint32_t w[60], const uint8_t *key, size_t key_len)
     }
 }
 
-STACK_WIPE_BODY static void setkey_enc_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ttable_setkey_enc_body(void *rk, const uint8_t *key,
+                                                   size_t key_len)
 {
     const unsigned nwords = 4 * ((unsigned)key_len / 4 + 7);
     uint8_t *out = rk;
     uint32_t w[60];
 
-    expand_key(w, key, key_len);
+    ttable_expand_key(w, key, key_len);
     for (unsigned i = 0; i < nwords; i++)
         store32(out + 4 * i, w[i]);
     aesir_wipe(w, sizeof(w));
@@ -537,14 +530,14 @@ static uint32_t inv_mix_column(uint32_t v)
 }
 
 /* FIPS-197 section 5.3.5: the equivalent inverse cipher's schedule. */
-STACK_WIPE_BODY static void setkey_dec_body(void *rk, const uint8_t *key,
-                                            size_t key_len)
+STACK_WIPE_BODY static void ttable_setkey_dec_body(void *rk, const uint8_t *key,
+                                                   size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     uint8_t *out = rk;
     uint32_t w[60];
 
-    expand_key(w, key, key_len);
+    ttable_expand_key(w, key, key_len);
     for (unsigned r = 0; r <= nr; r++) {
         for (unsigned c = 0; c < 4; c++) {
             uint32_t v = w[4 * (nr - r) + c];
@@ -573,25 +566,25 @@ static inline void store_block(uint8_t *out, const uint32_t s[4])
         store32(out + 4 * c, s[c]);
 }
 
-STACK_WIPE_BODY static void encrypt_body(const void *rkv, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ttable_encrypt_body(const void *rkv, unsigned nr,
+                                                uint8_t *out, const uint8_t *in,
+                                                size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
 
     for (size_t i = 0; i < nblocks; i++) {
         uint32_t s[4];
         load_block(s, in + 16 * i, rk);
-        enc_from(s, rk, 1, nr);
+        ttable_enc_from(s, rk, 1, nr);
         store_block(out + 16 * i, s);
     }
 }
 
-STACK_WIPE_BODY static void decrypt_body(const void *rkv, unsigned nr,
-                                         uint8_t *out, const uint8_t *in,
-                                         size_t nblocks)
+STACK_WIPE_BODY static void ttable_decrypt_body(const void *rkv, unsigned nr,
+                                                uint8_t *out, const uint8_t *in,
+                                                size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
 
     for (size_t i = 0; i < nblocks; i++) {
         uint32_t s[4];
@@ -620,8 +613,8 @@ struct ctr_cache {
 
 /* XOR cancels: the full column minus the varying term is what remains
  * when the varying term is XORed in a second time. */
-static void ctr_cache_init(struct ctr_cache *cc, const uint8_t *rk,
-                           const uint8_t ctr[16])
+static void ttable_ctr_cache_init(struct ctr_cache *cc, const uint8_t *rk,
+                                  const uint8_t ctr[16])
 {
     uint32_t s[4], t[4];
 
@@ -648,7 +641,7 @@ static inline void ctr_block(uint32_t s[4], const struct ctr_cache *cc,
     s[1] = cc->y[1] ^ te_col(row_byte(t0, 3), 3);
     s[2] = cc->y[2] ^ te_col(row_byte(t0, 2), 2);
     s[3] = cc->y[3] ^ te_col(row_byte(t0, 1), 1);
-    enc_from(s, rk, 3, nr);
+    ttable_enc_from(s, rk, 3, nr);
 }
 
 static inline void xor_block(uint8_t *out, const uint8_t *in,
@@ -658,11 +651,11 @@ static inline void xor_block(uint8_t *out, const uint8_t *in,
         store32(out + 4 * c, load32(in + 4 * c) ^ ks[c]);
 }
 
-STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
-                                     uint8_t ctr[16], uint8_t *out,
-                                     const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY static void ttable_ctr_body(const void *rkv, unsigned nr,
+                                            uint8_t ctr[16], uint8_t *out,
+                                            const uint8_t *in, size_t nblocks)
 {
-    const uint8_t *rk = RK(rkv);
+    const uint8_t *rk = ENGINE_RK(rkv);
 
     while (nblocks > 0) {
         /* One run: the counters until byte 15 wraps, or the end. */
@@ -672,7 +665,7 @@ STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
 
         if (run > nblocks)
             run = nblocks;
-        ctr_cache_init(&cc, rk, ctr);
+        ttable_ctr_cache_init(&cc, rk, ctr);
         for (size_t i = 0; i < run; i++) {
             uint32_t ks[4];
             ctr_block(ks, &cc, rk, nr, b15 + (unsigned)i);
@@ -693,11 +686,11 @@ STACK_WIPE_BODY static void ctr_body(const void *rkv, unsigned nr,
  */
 #define TT_STACK 448
 #define TT_KEY_STACK 640
-STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, TT_KEY_STACK)
-STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, TT_KEY_STACK)
-STACK_WIPED_BLOCKS(encrypt, encrypt_body, TT_STACK)
-STACK_WIPED_BLOCKS(decrypt, decrypt_body, TT_STACK)
-STACK_WIPED_CHAIN(ctr_crypt, ctr_body, TT_STACK)
+STACK_WIPED_SETKEY(ttable_setkey_enc, ttable_setkey_enc_body, TT_KEY_STACK)
+STACK_WIPED_SETKEY(ttable_setkey_dec, ttable_setkey_dec_body, TT_KEY_STACK)
+STACK_WIPED_BLOCKS(ttable_encrypt, ttable_encrypt_body, TT_STACK)
+STACK_WIPED_BLOCKS(ttable_decrypt, ttable_decrypt_body, TT_STACK)
+STACK_WIPED_CHAIN(ttable_ctr, ttable_ctr_body, TT_STACK)
 
 static const struct aesir_engine engine = {
     .name = "ttable",
@@ -705,11 +698,11 @@ static const struct aesir_engine engine = {
                    "(Bernstein-Schwabe)",
     .flags = 0,
     .batch = 1,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
+    .setkey_enc = ttable_setkey_enc,
+    .setkey_dec = ttable_setkey_dec,
+    .encrypt = ttable_encrypt,
+    .decrypt = ttable_decrypt,
+    .ctr = ttable_ctr,
 };
 
 const struct aesir_engine *aesir_engine_ttable(void)

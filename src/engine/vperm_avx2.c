@@ -42,25 +42,23 @@
  * the CTR fast path on the (public) counter value. Checked under
  * valgrind by tests/ct_check (valgrind 3.19 executes AVX2).
  */
-#include "internal.h"
+#define ENGINE_ISA "avx2"
+#include "engine.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
 
-#define VP_TARGET __attribute__((target("avx2")))
-#define VP_INLINE static inline __attribute__((always_inline)) VP_TARGET
+#define VP_NAME(x) vperm_avx2_##x
 
 /* The 128-bit ISA layer for vperm_core.h (key setup, the single-block
  * tail) is vperm_ssse3.c's; compiled for AVX2 it is VEX-encoded. */
 #include "vperm_x86.h"
 
-/* vperm_core.h also defines the 128-bit bulk paths; this engine uses only
- * its key setup and single-block functions. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
+/* Of vperm_core.h this engine uses the key setup and the single-block
+ * functions, not the 128-bit bulk paths. */
+#define VP_CORE_BULK 0
 #include "vperm_core.h"
-#pragma GCC diagnostic pop
 
 #include "vperm_x86_cbc.h"
 
@@ -72,37 +70,37 @@
 typedef __m256i yvec;
 
 /* A 16-byte table (or round key) in both lanes. */
-VP_INLINE yvec y_bcast(const void *t)
+ENGINE_INLINE yvec y_bcast(const void *t)
 {
     return _mm256_broadcastsi128_si256(_mm_load_si128((const vec *)t));
 }
 
-VP_INLINE yvec y_shuf(yvec tab, yvec idx)
+ENGINE_INLINE yvec y_shuf(yvec tab, yvec idx)
 {
     return _mm256_shuffle_epi8(tab, idx);
 }
 
-VP_INLINE yvec y_xor(yvec a, yvec b)
+ENGINE_INLINE yvec y_xor(yvec a, yvec b)
 {
     return _mm256_xor_si256(a, b);
 }
 
-VP_INLINE yvec y_lo(yvec x)
+ENGINE_INLINE yvec y_lo(yvec x)
 {
     return _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
 }
 
-VP_INLINE yvec y_hi(yvec x)
+ENGINE_INLINE yvec y_hi(yvec x)
 {
     return _mm256_and_si256(_mm256_srli_epi16(x, 4), _mm256_set1_epi8(0x0f));
 }
 
-VP_INLINE yvec y_linear(yvec x, const uint8_t lo[16], const uint8_t hi[16])
+ENGINE_INLINE yvec y_linear(yvec x, const uint8_t lo[16], const uint8_t hi[16])
 {
     return y_xor(y_shuf(y_bcast(lo), y_lo(x)), y_shuf(y_bcast(hi), y_hi(x)));
 }
 
-VP_INLINE void y_invert(yvec x, yvec *io, yvec *jo)
+ENGINE_INLINE void y_invert(yvec x, yvec *io, yvec *jo)
 {
     const yvec inv = y_bcast(vp_inv);
     const yvec k = y_lo(x), i = y_hi(x), j = y_xor(i, k);
@@ -112,13 +110,13 @@ VP_INLINE void y_invert(yvec x, yvec *io, yvec *jo)
     *jo = y_xor(y_shuf(inv, y_xor(y_shuf(inv, j), zk)), i);
 }
 
-VP_INLINE yvec y_output(yvec io, yvec jo, const uint8_t tio[16],
-                        const uint8_t tjo[16])
+ENGINE_INLINE yvec y_output(yvec io, yvec jo, const uint8_t tio[16],
+                            const uint8_t tjo[16])
 {
     return y_xor(y_shuf(y_bcast(tio), io), y_shuf(y_bcast(tjo), jo));
 }
 
-VP_INLINE void y_enc(const vec *rk, unsigned nr, yvec *s, unsigned nb)
+ENGINE_INLINE void y_enc(const vec *rk, unsigned nr, yvec *s, unsigned nb)
 {
     for (unsigned b = 0; b < nb; b++)
         s[b] = y_xor(y_linear(s[b], vp_in_lo, vp_in_hi), y_bcast(&rk[0]));
@@ -138,13 +136,13 @@ VP_INLINE void y_enc(const vec *rk, unsigned nr, yvec *s, unsigned nb)
     for (unsigned b = 0; b < nb; b++) {
         yvec io, jo;
         y_invert(s[b], &io, &jo);
-        s[b] = y_shuf(y_xor(y_output(io, jo, vp_encl_io, vp_encl_jo),
-                            y_bcast(&rk[nr])),
-                      y_bcast(vp_sr[nr & 3]));
+        s[b] = y_shuf(
+            y_xor(y_output(io, jo, vp_encl_io, vp_encl_jo), y_bcast(&rk[nr])),
+            y_bcast(vp_sr[nr & 3]));
     }
 }
 
-VP_INLINE void y_dec(const vec *rk, unsigned nr, yvec *s, unsigned nb)
+ENGINE_INLINE void y_dec(const vec *rk, unsigned nr, yvec *s, unsigned nb)
 {
     for (unsigned b = 0; b < nb; b++)
         s[b] = y_xor(y_linear(s[b], vp_din_lo, vp_din_hi), y_bcast(&rk[0]));
@@ -167,16 +165,16 @@ VP_INLINE void y_dec(const vec *rk, unsigned nr, yvec *s, unsigned nb)
     for (unsigned b = 0; b < nb; b++) {
         yvec io, jo;
         y_invert(s[b], &io, &jo);
-        s[b] = y_shuf(y_xor(y_output(io, jo, vp_decl_io, vp_decl_jo),
-                            y_bcast(&rk[nr])),
-                      y_bcast(vp_sr[(0u - nr) & 3]));
+        s[b] = y_shuf(
+            y_xor(y_output(io, jo, vp_decl_io, vp_decl_jo), y_bcast(&rk[nr])),
+            y_bcast(vp_sr[(0u - nr) & 3]));
     }
 }
 
 /* Out of line for 4, 2 and 1 registers (8, 4, 2 blocks); the state is
  * copied to locals so that it stays in registers. */
 #define Y_GROUP_FN(name, blocks, nb)                                           \
-    VP_TARGET static void name(const vec *rk, unsigned nr, yvec *s)            \
+    ENGINE_FN void name(const vec *rk, unsigned nr, yvec *s)                   \
     {                                                                          \
         yvec x[nb];                                                            \
         for (unsigned b = 0; b < nb; b++)                                      \
@@ -186,21 +184,21 @@ VP_INLINE void y_dec(const vec *rk, unsigned nr, yvec *s, unsigned nb)
             s[b] = x[b];                                                       \
     }
 
-Y_GROUP_FN(y_enc4, y_enc, 4)
-Y_GROUP_FN(y_enc2, y_enc, 2)
-Y_GROUP_FN(y_enc1, y_enc, 1)
-Y_GROUP_FN(y_dec4, y_dec, 4)
-Y_GROUP_FN(y_dec2, y_dec, 2)
-Y_GROUP_FN(y_dec1, y_dec, 1)
+Y_GROUP_FN(vperm_avx2_y_enc4, y_enc, 4)
+Y_GROUP_FN(vperm_avx2_y_enc2, y_enc, 2)
+Y_GROUP_FN(vperm_avx2_y_enc1, y_enc, 1)
+Y_GROUP_FN(vperm_avx2_y_dec4, y_dec, 4)
+Y_GROUP_FN(vperm_avx2_y_dec2, y_dec, 2)
+Y_GROUP_FN(vperm_avx2_y_dec1, y_dec, 1)
 
 typedef void (*y_group_fn)(const vec *rk, unsigned nr, yvec *s);
 
-VP_INLINE yvec y_load(const uint8_t *p)
+ENGINE_INLINE yvec y_load(const uint8_t *p)
 {
     return _mm256_loadu_si256((const yvec *)(const void *)p);
 }
 
-VP_INLINE void y_store(uint8_t *p, yvec v)
+ENGINE_INLINE void y_store(uint8_t *p, yvec v)
 {
     _mm256_storeu_si256((yvec *)(void *)p, v);
 }
@@ -209,8 +207,8 @@ VP_INLINE void y_store(uint8_t *p, yvec v)
  * ECB. Groups load all their input before they store (in == out).
  * ------------------------------------------------------------------- */
 
-VP_INLINE void y_ecb_group(const vec *rk, unsigned nr, uint8_t *out,
-                           const uint8_t *in, unsigned nb, y_group_fn f)
+ENGINE_INLINE void y_ecb_group(const vec *rk, unsigned nr, uint8_t *out,
+                               const uint8_t *in, unsigned nb, y_group_fn f)
 {
     yvec s[4];
     for (unsigned b = 0; b < nb; b++)
@@ -220,9 +218,9 @@ VP_INLINE void y_ecb_group(const vec *rk, unsigned nr, uint8_t *out,
         y_store(out + 32 * b, s[b]);
 }
 
-VP_INLINE void y_ecb(const vec *rk, unsigned nr, uint8_t *out,
-                     const uint8_t *in, size_t n, y_group_fn f4,
-                     y_group_fn f2, y_group_fn f1, group_fn x1)
+ENGINE_INLINE void y_ecb(const vec *rk, unsigned nr, uint8_t *out,
+                         const uint8_t *in, size_t n, y_group_fn f4,
+                         y_group_fn f2, y_group_fn f1, group_fn x1)
 {
     for (; n >= 8; n -= 8, in += 128, out += 128)
         y_ecb_group(rk, nr, out, in, 4, f4);
@@ -241,20 +239,20 @@ VP_INLINE void y_ecb(const vec *rk, unsigned nr, uint8_t *out,
     }
 }
 
-STACK_WIPE_BODY VP_TARGET static void y_encrypt_body(const void *rk,
-                                                     unsigned nr, uint8_t *out,
-                                                     const uint8_t *in,
-                                                     size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+vperm_avx2_encrypt_body(const void *rk, unsigned nr, uint8_t *out,
+                        const uint8_t *in, size_t nblocks)
 {
-    y_ecb(rk, nr, out, in, nblocks, y_enc4, y_enc2, y_enc1, enc1);
+    y_ecb(rk, nr, out, in, nblocks, vperm_avx2_y_enc4, vperm_avx2_y_enc2,
+          vperm_avx2_y_enc1, vperm_avx2_enc1);
 }
 
-STACK_WIPE_BODY VP_TARGET static void y_decrypt_body(const void *rk,
-                                                     unsigned nr, uint8_t *out,
-                                                     const uint8_t *in,
-                                                     size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+vperm_avx2_decrypt_body(const void *rk, unsigned nr, uint8_t *out,
+                        const uint8_t *in, size_t nblocks)
 {
-    y_ecb(rk, nr, out, in, nblocks, y_dec4, y_dec2, y_dec1, dec1);
+    y_ecb(rk, nr, out, in, nblocks, vperm_avx2_y_dec4, vperm_avx2_y_dec2,
+          vperm_avx2_y_dec1, vperm_avx2_dec1);
 }
 
 /* ---------------------------------------------------------------------
@@ -272,7 +270,7 @@ static _Alignas(32) const uint8_t ctr_swap32[32] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15, 14, 13, 12,
 };
 
-VP_INLINE yvec y_counters_slow(uint64_t *hi, uint64_t *lo)
+ENGINE_INLINE yvec y_counters_slow(uint64_t *hi, uint64_t *lo)
 {
     vec c0 = v_counter(*hi, *lo), c1;
     *lo += 1;
@@ -283,10 +281,10 @@ VP_INLINE yvec y_counters_slow(uint64_t *hi, uint64_t *lo)
     return _mm256_inserti128_si256(_mm256_castsi128_si256(c0), c1, 1);
 }
 
-VP_INLINE void y_ctr_group(const vec *rk, unsigned nr, yvec *ctr, int fast,
-                           uint64_t *hi, uint64_t *lo, uint8_t *out,
-                           const uint8_t *in, yvec *s, unsigned nb,
-                           y_group_fn f)
+ENGINE_INLINE void y_ctr_group(const vec *rk, unsigned nr, yvec *ctr, int fast,
+                               uint64_t *hi, uint64_t *lo, uint8_t *out,
+                               const uint8_t *in, yvec *s, unsigned nb,
+                               y_group_fn f)
 {
     const yvec swap = _mm256_load_si256((const yvec *)(const void *)ctr_swap32);
     const yvec two = _mm256_set_epi32(2, 0, 0, 0, 2, 0, 0, 0);
@@ -304,10 +302,9 @@ VP_INLINE void y_ctr_group(const vec *rk, unsigned nr, yvec *ctr, int fast,
         y_store(out + 32 * b, y_xor(y_load(in + 32 * b), s[b]));
 }
 
-STACK_WIPE_BODY VP_TARGET static void y_ctr_body(const void *rkv, unsigned nr,
-                                                 uint8_t ctr[16], uint8_t *out,
-                                                 const uint8_t *in,
-                                                 size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+vperm_avx2_ctr_body(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
+                    const uint8_t *in, size_t nblocks)
 {
     const vec *rk = rkv;
     uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
@@ -322,13 +319,16 @@ STACK_WIPE_BODY VP_TARGET static void y_ctr_body(const void *rkv, unsigned nr,
     /* c: lane 0 = counter, lane 1 = counter + 1, both with the last
      * word byte-reversed (no carry out of it in the fast case). */
     for (; n >= 8; n -= 8, in += 128, out += 128)
-        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 4, y_enc4);
+        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 4,
+                    vperm_avx2_y_enc4);
     if (n >= 4) {
-        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 2, y_enc2);
+        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 2,
+                    vperm_avx2_y_enc2);
         n -= 4, in += 64, out += 64;
     }
     if (n >= 2) {
-        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 1, y_enc1);
+        y_ctr_group(rk, nr, &c, fast, &hi, &lo, out, in, s, 1,
+                    vperm_avx2_y_enc1);
         n -= 2, in += 32, out += 32;
     }
     if (fast) {
@@ -341,7 +341,7 @@ STACK_WIPE_BODY VP_TARGET static void y_ctr_body(const void *rkv, unsigned nr,
         vec s = v_counter(hi, lo);
         lo += 1;
         hi += lo == 0;
-        enc1(rk, nr, &s);
+        vperm_avx2_enc1(rk, nr, &s);
         v_store(out, v_xor(v_load(in), s));
         aesir_wipe(&s, sizeof(s));
     }
@@ -357,14 +357,14 @@ STACK_WIPE_BODY VP_TARGET static void y_ctr_body(const void *rkv, unsigned nr,
  * is the previous ciphertext block (the IV at first).
  * ------------------------------------------------------------------- */
 
-VP_INLINE void y_cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
-                               uint8_t *out, const uint8_t *in, yvec *s,
-                               unsigned nb, y_group_fn f)
+ENGINE_INLINE void y_cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
+                                   uint8_t *out, const uint8_t *in, yvec *s,
+                                   unsigned nb, y_group_fn f)
 {
     yvec c[4];
 
-    c[0] = _mm256_inserti128_si256(_mm256_castsi128_si256(*prev), v_load(in),
-                                   1);
+    c[0] =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(*prev), v_load(in), 1);
     for (unsigned b = 1; b < nb; b++)
         c[b] = y_load(in + 32 * b - 16);
     for (unsigned b = 0; b < nb; b++)
@@ -375,9 +375,9 @@ VP_INLINE void y_cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
         y_store(out + 32 * b, y_xor(s[b], c[b]));
 }
 
-STACK_WIPE_BODY VP_TARGET static void
-y_cbc_dec_body(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
-               const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+vperm_avx2_cbc_dec_body(const void *rkv, unsigned nr, uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vec *rk = rkv;
     vec prev = v_load(iv);
@@ -385,18 +385,18 @@ y_cbc_dec_body(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
     size_t n = nblocks;
 
     for (; n >= 8; n -= 8, in += 128, out += 128)
-        y_cbc_dec_group(rk, nr, &prev, out, in, s, 4, y_dec4);
+        y_cbc_dec_group(rk, nr, &prev, out, in, s, 4, vperm_avx2_y_dec4);
     if (n >= 4) {
-        y_cbc_dec_group(rk, nr, &prev, out, in, s, 2, y_dec2);
+        y_cbc_dec_group(rk, nr, &prev, out, in, s, 2, vperm_avx2_y_dec2);
         n -= 4, in += 64, out += 64;
     }
     if (n >= 2) {
-        y_cbc_dec_group(rk, nr, &prev, out, in, s, 1, y_dec1);
+        y_cbc_dec_group(rk, nr, &prev, out, in, s, 1, vperm_avx2_y_dec1);
         n -= 2, in += 32, out += 32;
     }
     if (n == 1) {
         vec c = v_load(in), x = c;
-        dec1(rk, nr, &x);
+        vperm_avx2_dec1(rk, nr, &x);
         v_store(out, v_xor(x, prev));
         prev = c;
         aesir_wipe(&x, sizeof(x));
@@ -410,11 +410,12 @@ y_cbc_dec_body(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
  * reach 784 bytes deep (CBC decryption), the serial CBC encryption 40. */
 #define VPY_STACK 1024
 #define VPY_SERIAL_STACK 320
-STACK_WIPED_BLOCKS(y_encrypt, y_encrypt_body, VPY_STACK)
-STACK_WIPED_BLOCKS(y_decrypt, y_decrypt_body, VPY_STACK)
-STACK_WIPED_CHAIN(y_ctr_crypt, y_ctr_body, VPY_STACK)
-STACK_WIPED_CHAIN(y_cbc_dec, y_cbc_dec_body, VPY_STACK)
-STACK_WIPED_CHAIN(y_cbc_enc, cbc_enc_serial, VPY_SERIAL_STACK)
+STACK_WIPED_BLOCKS(vperm_avx2_encrypt, vperm_avx2_encrypt_body, VPY_STACK)
+STACK_WIPED_BLOCKS(vperm_avx2_decrypt, vperm_avx2_decrypt_body, VPY_STACK)
+STACK_WIPED_CHAIN(vperm_avx2_ctr, vperm_avx2_ctr_body, VPY_STACK)
+STACK_WIPED_CHAIN(vperm_avx2_cbc_dec, vperm_avx2_cbc_dec_body, VPY_STACK)
+STACK_WIPED_CHAIN(vperm_avx2_cbc_enc, vperm_avx2_cbc_enc_serial,
+                  VPY_SERIAL_STACK)
 
 static const struct aesir_engine engine = {
     .name = "vperm-avx2",
@@ -422,13 +423,13 @@ static const struct aesir_engine engine = {
                    "AVX2 vpshufb, 2 blocks per ymm, 8 blocks interleaved",
     .flags = ENGINE_CT,
     .batch = 8,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = y_encrypt,
-    .decrypt = y_decrypt,
-    .ctr = y_ctr_crypt,
-    .cbc_enc = y_cbc_enc,
-    .cbc_dec = y_cbc_dec,
+    .setkey_enc = vperm_avx2_setkey_enc,
+    .setkey_dec = vperm_avx2_setkey_dec,
+    .encrypt = vperm_avx2_encrypt,
+    .decrypt = vperm_avx2_decrypt,
+    .ctr = vperm_avx2_ctr,
+    .cbc_enc = vperm_avx2_cbc_enc,
+    .cbc_dec = vperm_avx2_cbc_dec,
 };
 
 /* AVX2 implies SSSE3 on every CPU; both are asked for so that masking

@@ -1,10 +1,15 @@
 /*
  * vperm_core.h -- the ISA-neutral body of Hamburg's vector-permute AES,
- * included by each vperm-* engine (vperm_ssse3.c, vperm_neon.c,
- * vperm_altivec.c, vperm_wasm.c) after it has defined its ISA layer:
+ * included by each vperm-* engine (vperm_ssse3.c, vperm_avx2.c,
+ * vperm_neon.c, vperm_altivec.c, vperm_wasm.c) after it has included
+ * engine.h (with its ENGINE_ISA, if any: the code here is ENGINE_FN and
+ * ENGINE_INLINE) and defined its ISA layer:
  *
+ *   VP_NAME(x)                  the engine's name for function x
+ *                               (vperm_ssse3_##x, ...)
+ *   VP_CORE_BULK                0 to leave out the bulk paths (below);
+ *                               1 if not defined
  *   vec                         a 16-byte vector type
- *   VP_TARGET, VP_INLINE        function attributes (target, inlining)
  *   v_table(t)                  load a 16-byte aligned table
  *   v_load(p), v_store(p, v)    unaligned 16-byte load and store
  *   v_shuffle(tab, idx)         out[q] = tab[idx[q] & 15], or 0 when
@@ -28,15 +33,23 @@
  * vperm_ssse3.c's header and docs/engines/vperm.md; the tables come from
  * vperm_tables.h (tools/gen_vperm_tables.py).
  *
- * It defines the engine's static functions setkey_enc, setkey_dec,
- * encrypt, decrypt, ctr_crypt, cbc_enc and cbc_dec; the including file
- * builds its struct aesir_engine from them.
+ * It defines the engine's static functions VP_NAME(setkey_enc),
+ * VP_NAME(setkey_dec) and, unless VP_CORE_BULK is 0, VP_NAME(encrypt),
+ * VP_NAME(decrypt), VP_NAME(ctr), VP_NAME(cbc_enc) and VP_NAME(cbc_dec);
+ * the including file builds its struct aesir_engine from them. With
+ * VP_CORE_BULK 0 (vperm_avx2.c, which has bulk paths of its own) it
+ * defines the key setup and the one-block functions VP_NAME(enc1) and
+ * VP_NAME(dec1) only.
  */
 #ifndef AESIR_VPERM_CORE_H
 #define AESIR_VPERM_CORE_H
 
 #include "stack_wipe.h"
 #include "vperm_tables.h"
+
+#ifndef VP_CORE_BULK
+#define VP_CORE_BULK 1
+#endif
 
 /* ---------------------------------------------------------------------
  * Scalar <-> vector moves through memory, for ISA layers without a
@@ -52,7 +65,7 @@ static inline void vp_store_le32(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-VP_INLINE vec vp_mem_load_words(const uint32_t *w)
+ENGINE_INLINE vec vp_mem_load_words(const uint32_t *w)
 {
     _Alignas(16) uint8_t b[16];
     vec v;
@@ -63,13 +76,13 @@ VP_INLINE vec vp_mem_load_words(const uint32_t *w)
     return v;
 }
 
-VP_INLINE vec vp_mem_word_in(uint32_t w)
+ENGINE_INLINE vec vp_mem_word_in(uint32_t w)
 {
     const uint32_t ws[4] = {w, 0, 0, 0};
     return vp_mem_load_words(ws);
 }
 
-VP_INLINE uint32_t vp_mem_word_out(vec v)
+ENGINE_INLINE uint32_t vp_mem_word_out(vec v)
 {
     _Alignas(16) uint8_t b[16];
     uint32_t w;
@@ -80,7 +93,7 @@ VP_INLINE uint32_t vp_mem_word_out(vec v)
     return w;
 }
 
-VP_INLINE vec vp_mem_counter(uint64_t hi, uint64_t lo)
+ENGINE_INLINE vec vp_mem_counter(uint64_t hi, uint64_t lo)
 {
     _Alignas(16) uint8_t b[16];
     aesir_store_be64(b, hi);
@@ -92,19 +105,19 @@ VP_INLINE vec vp_mem_counter(uint64_t hi, uint64_t lo)
  * The cipher, in terms of the helpers above.
  * ------------------------------------------------------------------- */
 
-VP_INLINE vec lo_nibbles(vec x)
+ENGINE_INLINE vec lo_nibbles(vec x)
 {
     return v_and(x, v_splat(0x0f));
 }
 
-VP_INLINE vec hi_nibbles(vec x)
+ENGINE_INLINE vec hi_nibbles(vec x)
 {
     return v_and(v_shr4(x), v_splat(0x0f));
 }
 
 /* A GF(2)-linear map of every byte: the XOR of its images of the two
  * nibbles. */
-VP_INLINE vec linear(vec x, const uint8_t lo[16], const uint8_t hi[16])
+ENGINE_INLINE vec linear(vec x, const uint8_t lo[16], const uint8_t hi[16])
 {
     return v_xor(v_shuffle(v_table(lo), lo_nibbles(x)),
                  v_shuffle(v_table(hi), hi_nibbles(x)));
@@ -112,7 +125,7 @@ VP_INLINE vec linear(vec x, const uint8_t lo[16], const uint8_t hi[16])
 
 /* The tower-field inversion up to its last step: io and jo, whose
  * inverses are the two halves of 1/x. 5 look-ups. */
-VP_INLINE void invert(vec x, vec *io, vec *jo)
+ENGINE_INLINE void invert(vec x, vec *io, vec *jo)
 {
     const vec inv = v_table(vp_inv);
     const vec k = lo_nibbles(x), i = hi_nibbles(x), j = v_xor(i, k);
@@ -124,15 +137,15 @@ VP_INLINE void invert(vec x, vec *io, vec *jo)
 
 /* The last step through one pair of output tables: L(m / x) for the
  * linear map L and multiplier m the tables were built for. */
-VP_INLINE vec output(vec io, vec jo, const uint8_t tio[16],
-                     const uint8_t tjo[16])
+ENGINE_INLINE vec output(vec io, vec jo, const uint8_t tio[16],
+                         const uint8_t tjo[16])
 {
     return v_xor(v_shuffle(v_table(tio), io), v_shuffle(v_table(tjo), jo));
 }
 
 /* Encrypts nb blocks in s (nb a constant after inlining: the loops over b
  * are unrolled and the blocks' dependency chains interleave). */
-VP_INLINE void enc_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
+ENGINE_INLINE void enc_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
 {
     for (unsigned b = 0; b < nb; b++)
         s[b] = v_xor(linear(s[b], vp_in_lo, vp_in_hi), rk[0]);
@@ -159,7 +172,7 @@ VP_INLINE void enc_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
 
 /* Decrypts nb blocks: InvMixColumns 0e a + 0b b + 0d c + 09 d as
  * ((09 a) rot + 0d a) rot + 0b a) rot + 0e a, rot the row rotation. */
-VP_INLINE void dec_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
+ENGINE_INLINE void dec_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
 {
     for (unsigned b = 0; b < nb; b++)
         s[b] = v_xor(linear(s[b], vp_din_lo, vp_din_hi), rk[0]);
@@ -190,7 +203,7 @@ VP_INLINE void dec_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
  * state is copied to locals so that the compiler keeps it in registers
  * (through the pointer it might alias the round keys). */
 #define GROUP_FN(name, blocks, nb)                                             \
-    VP_TARGET static void name(const vec *rk, unsigned nr, vec *s)             \
+    ENGINE_FN void name(const vec *rk, unsigned nr, vec *s)                    \
     {                                                                          \
         vec x[nb];                                                             \
         for (unsigned b = 0; b < nb; b++)                                      \
@@ -200,12 +213,16 @@ VP_INLINE void dec_blocks(const vec *rk, unsigned nr, vec *s, unsigned nb)
             s[b] = x[b];                                                       \
     }
 
-GROUP_FN(enc4, enc_blocks, 4)
-GROUP_FN(enc2, enc_blocks, 2)
-GROUP_FN(enc1, enc_blocks, 1)
-GROUP_FN(dec4, dec_blocks, 4)
-GROUP_FN(dec2, dec_blocks, 2)
-GROUP_FN(dec1, dec_blocks, 1)
+#if VP_CORE_BULK
+GROUP_FN(VP_NAME(enc4), enc_blocks, 4)
+GROUP_FN(VP_NAME(enc2), enc_blocks, 2)
+#endif
+GROUP_FN(VP_NAME(enc1), enc_blocks, 1)
+#if VP_CORE_BULK
+GROUP_FN(VP_NAME(dec4), dec_blocks, 4)
+GROUP_FN(VP_NAME(dec2), dec_blocks, 2)
+#endif
+GROUP_FN(VP_NAME(dec1), dec_blocks, 1)
 
 typedef void (*group_fn)(const vec *rk, unsigned nr, vec *s);
 
@@ -248,7 +265,7 @@ static inline uint32_t inv_mix_column(uint32_t x)
 }
 
 /* S(x) on the four bytes of w. */
-VP_TARGET static uint32_t sub_word(uint32_t w)
+ENGINE_FN uint32_t VP_NAME(sub_word)(uint32_t w)
 {
     vec io, jo;
     invert(linear(v_word_in(w), vp_in_lo, vp_in_hi), &io, &jo);
@@ -258,7 +275,7 @@ VP_TARGET static uint32_t sub_word(uint32_t w)
 
 /* w: 4 (nr + 1) words, word i = bytes 4i .. 4i+3 as a little-endian
  * integer. Branches depend on i and the key length only. */
-static void expand_key(uint32_t *w, const uint8_t *key, size_t key_len)
+static void VP_NAME(expand_key)(uint32_t *w, const uint8_t *key, size_t key_len)
 {
     const unsigned nk = (unsigned)key_len / 4, total = 4 * (nk + 7);
     uint32_t rcon = 1;
@@ -268,24 +285,24 @@ static void expand_key(uint32_t *w, const uint8_t *key, size_t key_len)
     for (unsigned i = nk; i < total; i++) {
         uint32_t t = w[i - 1];
         if (i % nk == 0) {
-            t = sub_word(rotr32(t, 8)) ^ rcon;
+            t = VP_NAME(sub_word)(rotr32(t, 8)) ^ rcon;
             rcon = xtime4(rcon);
         } else if (nk > 6 && i % nk == 4) {
-            t = sub_word(t);
+            t = VP_NAME(sub_word)(t);
         }
         w[i] = w[i - nk] ^ t;
     }
 }
 
-STACK_WIPE_BODY VP_TARGET static void
-setkey_enc_body(void *rkv, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY ENGINE_FN void
+VP_NAME(setkey_enc_body)(void *rkv, const uint8_t *key, size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     const vec c63 = v_splat(0x63);
     vec *rk = rkv;
     uint32_t w[60];
 
-    expand_key(w, key, key_len);
+    VP_NAME(expand_key)(w, key, key_len);
     rk[0] = linear(v_load_words(w), vp_in_lo, vp_in_hi);
     for (unsigned r = 1; r < nr; r++)
         rk[r] = v_shuffle(
@@ -296,15 +313,15 @@ setkey_enc_body(void *rkv, const uint8_t *key, size_t key_len)
     aesir_wipe(w, sizeof(w));
 }
 
-STACK_WIPE_BODY VP_TARGET static void
-setkey_dec_body(void *rkv, const uint8_t *key, size_t key_len)
+STACK_WIPE_BODY ENGINE_FN void
+VP_NAME(setkey_dec_body)(void *rkv, const uint8_t *key, size_t key_len)
 {
     const unsigned nr = (unsigned)key_len / 4 + 6;
     const vec c63 = v_splat(0x63);
     vec *rk = rkv;
     uint32_t w[60], k[4];
 
-    expand_key(w, key, key_len);
+    VP_NAME(expand_key)(w, key, key_len);
     rk[0] = linear(v_xor(v_load_words(w + 4 * nr), c63), vp_din_lo, vp_din_hi);
     for (unsigned r = 1; r < nr; r++) {
         for (unsigned c = 0; c < 4; c++)
@@ -318,6 +335,7 @@ setkey_dec_body(void *rkv, const uint8_t *key, size_t key_len)
     aesir_wipe(k, sizeof(k));
 }
 
+#if VP_CORE_BULK
 /* ---------------------------------------------------------------------
  * Bulk ECB and the mode fast paths, in groups of 4 blocks, then 2 and 1
  * for the tail. Each group is an inline function called with a constant
@@ -326,8 +344,8 @@ setkey_dec_body(void *rkv, const uint8_t *key, size_t key_len)
  * before it stores, so in == out works.
  * ------------------------------------------------------------------- */
 
-VP_INLINE void ecb_group(const vec *rk, unsigned nr, uint8_t *out,
-                         const uint8_t *in, vec *s, unsigned nb, group_fn f)
+ENGINE_INLINE void ecb_group(const vec *rk, unsigned nr, uint8_t *out,
+                             const uint8_t *in, vec *s, unsigned nb, group_fn f)
 {
     for (unsigned b = 0; b < nb; b++)
         s[b] = v_load(in + 16 * b);
@@ -336,8 +354,9 @@ VP_INLINE void ecb_group(const vec *rk, unsigned nr, uint8_t *out,
         v_store(out + 16 * b, s[b]);
 }
 
-VP_INLINE void ecb(const vec *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                   size_t n, group_fn f4, group_fn f2, group_fn f1)
+ENGINE_INLINE void ecb(const vec *rk, unsigned nr, uint8_t *out,
+                       const uint8_t *in, size_t n, group_fn f4, group_fn f2,
+                       group_fn f1)
 {
     vec s[4];
 
@@ -351,20 +370,20 @@ VP_INLINE void ecb(const vec *rk, unsigned nr, uint8_t *out, const uint8_t *in,
         ecb_group(rk, nr, out, in, s, 1, f1);
 }
 
-STACK_WIPE_BODY VP_TARGET static void encrypt_body(const void *rk, unsigned nr,
-                                                   uint8_t *out,
-                                                   const uint8_t *in,
-                                                   size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void VP_NAME(encrypt_body)(const void *rk,
+                                                     unsigned nr, uint8_t *out,
+                                                     const uint8_t *in,
+                                                     size_t nblocks)
 {
-    ecb(rk, nr, out, in, nblocks, enc4, enc2, enc1);
+    ecb(rk, nr, out, in, nblocks, VP_NAME(enc4), VP_NAME(enc2), VP_NAME(enc1));
 }
 
-STACK_WIPE_BODY VP_TARGET static void decrypt_body(const void *rk, unsigned nr,
-                                                   uint8_t *out,
-                                                   const uint8_t *in,
-                                                   size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void VP_NAME(decrypt_body)(const void *rk,
+                                                     unsigned nr, uint8_t *out,
+                                                     const uint8_t *in,
+                                                     size_t nblocks)
 {
-    ecb(rk, nr, out, in, nblocks, dec4, dec2, dec1);
+    ecb(rk, nr, out, in, nblocks, VP_NAME(dec4), VP_NAME(dec2), VP_NAME(dec1));
 }
 
 /*
@@ -372,9 +391,9 @@ STACK_WIPE_BODY VP_TARGET static void decrypt_body(const void *rk, unsigned nr,
  * the ISA layer's v_counter; the counter is public (like any IV), so its
  * carry may branch.
  */
-VP_INLINE void ctr_group(const vec *rk, unsigned nr, uint64_t *hi, uint64_t *lo,
-                         uint8_t *out, const uint8_t *in, vec *s, unsigned nb,
-                         group_fn f)
+ENGINE_INLINE void ctr_group(const vec *rk, unsigned nr, uint64_t *hi,
+                             uint64_t *lo, uint8_t *out, const uint8_t *in,
+                             vec *s, unsigned nb, group_fn f)
 {
     for (unsigned b = 0; b < nb; b++) {
         s[b] = v_counter(*hi, *lo);
@@ -386,10 +405,10 @@ VP_INLINE void ctr_group(const vec *rk, unsigned nr, uint64_t *hi, uint64_t *lo,
         v_store(out + 16 * b, v_xor(v_load(in + 16 * b), s[b]));
 }
 
-STACK_WIPE_BODY VP_TARGET static void ctr_body(const void *rkv, unsigned nr,
-                                               uint8_t ctr[16], uint8_t *out,
-                                               const uint8_t *in,
-                                               size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void VP_NAME(ctr_body)(const void *rkv, unsigned nr,
+                                                 uint8_t ctr[16], uint8_t *out,
+                                                 const uint8_t *in,
+                                                 size_t nblocks)
 {
     const vec *rk = rkv;
     uint64_t hi = aesir_load_be64(ctr), lo = aesir_load_be64(ctr + 8);
@@ -397,22 +416,21 @@ STACK_WIPE_BODY VP_TARGET static void ctr_body(const void *rkv, unsigned nr,
     vec s[4];
 
     for (; n >= 4; n -= 4, in += 64, out += 64)
-        ctr_group(rk, nr, &hi, &lo, out, in, s, 4, enc4);
+        ctr_group(rk, nr, &hi, &lo, out, in, s, 4, VP_NAME(enc4));
     if (n >= 2) {
-        ctr_group(rk, nr, &hi, &lo, out, in, s, 2, enc2);
+        ctr_group(rk, nr, &hi, &lo, out, in, s, 2, VP_NAME(enc2));
         n -= 2, in += 32, out += 32;
     }
     if (n == 1)
-        ctr_group(rk, nr, &hi, &lo, out, in, s, 1, enc1);
+        ctr_group(rk, nr, &hi, &lo, out, in, s, 1, VP_NAME(enc1));
     aesir_store_be64(ctr, hi);
     aesir_store_be64(ctr + 8, lo);
     aesir_wipe(s, sizeof(s)); /* keystream */
 }
 
-STACK_WIPE_BODY VP_TARGET static void cbc_enc_body(const void *rkv, unsigned nr,
-                                                   uint8_t iv[16], uint8_t *out,
-                                                   const uint8_t *in,
-                                                   size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+VP_NAME(cbc_enc_body)(const void *rkv, unsigned nr, uint8_t iv[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vec *rk = rkv;
     vec x = v_load(iv);
@@ -426,9 +444,9 @@ STACK_WIPE_BODY VP_TARGET static void cbc_enc_body(const void *rkv, unsigned nr,
 }
 
 /* prev: the ciphertext block before the group (the IV at first). */
-VP_INLINE void cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
-                             uint8_t *out, const uint8_t *in, vec *s,
-                             unsigned nb, group_fn f)
+ENGINE_INLINE void cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
+                                 uint8_t *out, const uint8_t *in, vec *s,
+                                 unsigned nb, group_fn f)
 {
     vec c[4];
 
@@ -441,26 +459,26 @@ VP_INLINE void cbc_dec_group(const vec *rk, unsigned nr, vec *prev,
     *prev = c[nb - 1];
 }
 
-STACK_WIPE_BODY VP_TARGET static void cbc_dec_body(const void *rkv, unsigned nr,
-                                                   uint8_t iv[16], uint8_t *out,
-                                                   const uint8_t *in,
-                                                   size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+VP_NAME(cbc_dec_body)(const void *rkv, unsigned nr, uint8_t iv[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const vec *rk = rkv;
     vec prev = v_load(iv), s[4];
     size_t n = nblocks;
 
     for (; n >= 4; n -= 4, in += 64, out += 64)
-        cbc_dec_group(rk, nr, &prev, out, in, s, 4, dec4);
+        cbc_dec_group(rk, nr, &prev, out, in, s, 4, VP_NAME(dec4));
     if (n >= 2) {
-        cbc_dec_group(rk, nr, &prev, out, in, s, 2, dec2);
+        cbc_dec_group(rk, nr, &prev, out, in, s, 2, VP_NAME(dec2));
         n -= 2, in += 32, out += 32;
     }
     if (n == 1)
-        cbc_dec_group(rk, nr, &prev, out, in, s, 1, dec1);
+        cbc_dec_group(rk, nr, &prev, out, in, s, 1, VP_NAME(dec1));
     v_store(iv, prev);
     aesir_wipe(s, sizeof(s)); /* decrypted blocks before the XOR */
 }
+#endif /* VP_CORE_BULK */
 
 /*
  * The entry points: each body, then the stack it used wiped
@@ -473,12 +491,14 @@ STACK_WIPE_BODY VP_TARGET static void cbc_dec_body(const void *rkv, unsigned nr,
  * which no scan there has checked.
  */
 #define VP_STACK 640
-STACK_WIPED_SETKEY(setkey_enc, setkey_enc_body, VP_STACK)
-STACK_WIPED_SETKEY(setkey_dec, setkey_dec_body, VP_STACK)
-STACK_WIPED_BLOCKS(encrypt, encrypt_body, VP_STACK)
-STACK_WIPED_BLOCKS(decrypt, decrypt_body, VP_STACK)
-STACK_WIPED_CHAIN(ctr_crypt, ctr_body, VP_STACK)
-STACK_WIPED_CHAIN(cbc_enc, cbc_enc_body, VP_STACK)
-STACK_WIPED_CHAIN(cbc_dec, cbc_dec_body, VP_STACK)
+STACK_WIPED_SETKEY(VP_NAME(setkey_enc), VP_NAME(setkey_enc_body), VP_STACK)
+STACK_WIPED_SETKEY(VP_NAME(setkey_dec), VP_NAME(setkey_dec_body), VP_STACK)
+#if VP_CORE_BULK
+STACK_WIPED_BLOCKS(VP_NAME(encrypt), VP_NAME(encrypt_body), VP_STACK)
+STACK_WIPED_BLOCKS(VP_NAME(decrypt), VP_NAME(decrypt_body), VP_STACK)
+STACK_WIPED_CHAIN(VP_NAME(ctr), VP_NAME(ctr_body), VP_STACK)
+STACK_WIPED_CHAIN(VP_NAME(cbc_enc), VP_NAME(cbc_enc_body), VP_STACK)
+STACK_WIPED_CHAIN(VP_NAME(cbc_dec), VP_NAME(cbc_dec_body), VP_STACK)
+#endif
 
 #endif /* AESIR_VPERM_CORE_H */

@@ -23,53 +23,53 @@
  * Batch: 4 blocks interleaved (32 vector registers hold the four states,
  * the tables and the temporaries without spilling).
  */
-#include "internal.h"
+#include "engine.h"
 
 #if defined(__aarch64__)
 
 #include <arm_neon.h>
 
-#define VP_TARGET
-#define VP_INLINE static inline __attribute__((always_inline))
+/* NEON is in every aarch64 build's baseline: no ENGINE_ISA. */
+#define VP_NAME(x) vperm_neon_##x
 
 typedef uint8x16_t vec;
 
-VP_INLINE vec v_table(const uint8_t t[16])
+ENGINE_INLINE vec v_table(const uint8_t t[16])
 {
     return vld1q_u8(t);
 }
 
-VP_INLINE vec v_load(const uint8_t *p)
+ENGINE_INLINE vec v_load(const uint8_t *p)
 {
     return vld1q_u8(p);
 }
 
-VP_INLINE void v_store(uint8_t *p, vec v)
+ENGINE_INLINE void v_store(uint8_t *p, vec v)
 {
     vst1q_u8(p, v);
 }
 
-VP_INLINE vec v_shuffle(vec tab, vec idx)
+ENGINE_INLINE vec v_shuffle(vec tab, vec idx)
 {
     return vqtbl1q_u8(tab, idx);
 }
 
-VP_INLINE vec v_xor(vec a, vec b)
+ENGINE_INLINE vec v_xor(vec a, vec b)
 {
     return veorq_u8(a, b);
 }
 
-VP_INLINE vec v_and(vec a, vec b)
+ENGINE_INLINE vec v_and(vec a, vec b)
 {
     return vandq_u8(a, b);
 }
 
-VP_INLINE vec v_shr4(vec a)
+ENGINE_INLINE vec v_shr4(vec a)
 {
     return vshrq_n_u8(a, 4);
 }
 
-VP_INLINE vec v_splat(uint8_t b)
+ENGINE_INLINE vec v_splat(uint8_t b)
 {
     return vdupq_n_u8(b);
 }
@@ -82,22 +82,22 @@ VP_INLINE vec v_splat(uint8_t b)
 #define v_load_words vp_mem_load_words
 #define v_counter vp_mem_counter
 #else
-VP_INLINE vec v_word_in(uint32_t w)
+ENGINE_INLINE vec v_word_in(uint32_t w)
 {
     return vreinterpretq_u8_u32(vsetq_lane_u32(w, vdupq_n_u32(0), 0));
 }
 
-VP_INLINE uint32_t v_word_out(vec v)
+ENGINE_INLINE uint32_t v_word_out(vec v)
 {
     return vgetq_lane_u32(vreinterpretq_u32_u8(v), 0);
 }
 
-VP_INLINE vec v_load_words(const uint32_t *w)
+ENGINE_INLINE vec v_load_words(const uint32_t *w)
 {
     return vreinterpretq_u8_u32(vld1q_u32(w));
 }
 
-VP_INLINE vec v_counter(uint64_t hi, uint64_t lo)
+ENGINE_INLINE vec v_counter(uint64_t hi, uint64_t lo)
 {
     return vcombine_u8(vrev64_u8(vcreate_u8(hi)), vrev64_u8(vcreate_u8(lo)));
 }
@@ -111,13 +111,13 @@ static const struct aesir_engine engine = {
                    "NEON tbl, 4 blocks interleaved",
     .flags = ENGINE_CT,
     .batch = 4,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_enc = cbc_enc,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = vperm_neon_setkey_enc,
+    .setkey_dec = vperm_neon_setkey_dec,
+    .encrypt = vperm_neon_encrypt,
+    .decrypt = vperm_neon_decrypt,
+    .ctr = vperm_neon_ctr,
+    .cbc_enc = vperm_neon_cbc_enc,
+    .cbc_dec = vperm_neon_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_vperm_neon(void)

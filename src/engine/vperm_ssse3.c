@@ -77,12 +77,12 @@
  * keep the shuffle ports busy); 2 and 1 for the tail. CBC encryption is
  * serial, one block at a time.
  */
-#include "internal.h"
+#define ENGINE_ISA "ssse3"
+#include "engine.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
-#define VP_TARGET __attribute__((target("ssse3")))
-#define VP_INLINE static inline __attribute__((always_inline)) VP_TARGET
+#define VP_NAME(x) vperm_ssse3_##x
 
 #include "vperm_x86.h"
 #include "vperm_core.h"
@@ -93,13 +93,13 @@ static const struct aesir_engine engine = {
                    "SSSE3 pshufb, 4 blocks interleaved",
     .flags = ENGINE_CT,
     .batch = 4,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_enc = cbc_enc,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = vperm_ssse3_setkey_enc,
+    .setkey_dec = vperm_ssse3_setkey_dec,
+    .encrypt = vperm_ssse3_encrypt,
+    .decrypt = vperm_ssse3_decrypt,
+    .ctr = vperm_ssse3_ctr,
+    .cbc_enc = vperm_ssse3_cbc_enc,
+    .cbc_dec = vperm_ssse3_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_vperm_ssse3(void)

@@ -24,73 +24,73 @@
  *
  * Batch: 4 blocks interleaved.
  */
-#include "internal.h"
+#include "engine.h"
 
 #if defined(__wasm_simd128__)
 
 #include <wasm_simd128.h>
 
-#define VP_TARGET
-#define VP_INLINE static inline __attribute__((always_inline))
+/* SIMD128 is the whole build's (-msimd128): no ENGINE_ISA. */
+#define VP_NAME(x) vperm_wasm_##x
 
 typedef v128_t vec;
 
-VP_INLINE vec v_table(const uint8_t t[16])
+ENGINE_INLINE vec v_table(const uint8_t t[16])
 {
     return wasm_v128_load(t);
 }
 
-VP_INLINE vec v_load(const uint8_t *p)
+ENGINE_INLINE vec v_load(const uint8_t *p)
 {
     return wasm_v128_load(p);
 }
 
-VP_INLINE void v_store(uint8_t *p, vec v)
+ENGINE_INLINE void v_store(uint8_t *p, vec v)
 {
     wasm_v128_store(p, v);
 }
 
-VP_INLINE vec v_shuffle(vec tab, vec idx)
+ENGINE_INLINE vec v_shuffle(vec tab, vec idx)
 {
     return wasm_i8x16_swizzle(tab, idx);
 }
 
-VP_INLINE vec v_xor(vec a, vec b)
+ENGINE_INLINE vec v_xor(vec a, vec b)
 {
     return wasm_v128_xor(a, b);
 }
 
-VP_INLINE vec v_and(vec a, vec b)
+ENGINE_INLINE vec v_and(vec a, vec b)
 {
     return wasm_v128_and(a, b);
 }
 
-VP_INLINE vec v_shr4(vec a)
+ENGINE_INLINE vec v_shr4(vec a)
 {
     return wasm_u8x16_shr(a, 4);
 }
 
-VP_INLINE vec v_splat(uint8_t b)
+ENGINE_INLINE vec v_splat(uint8_t b)
 {
     return wasm_i8x16_splat((int8_t)b);
 }
 
-VP_INLINE vec v_word_in(uint32_t w)
+ENGINE_INLINE vec v_word_in(uint32_t w)
 {
     return wasm_i32x4_make((int32_t)w, 0, 0, 0);
 }
 
-VP_INLINE uint32_t v_word_out(vec v)
+ENGINE_INLINE uint32_t v_word_out(vec v)
 {
     return (uint32_t)wasm_i32x4_extract_lane(v, 0);
 }
 
-VP_INLINE vec v_load_words(const uint32_t *w)
+ENGINE_INLINE vec v_load_words(const uint32_t *w)
 {
     return wasm_v128_load(w);
 }
 
-VP_INLINE vec v_counter(uint64_t hi, uint64_t lo)
+ENGINE_INLINE vec v_counter(uint64_t hi, uint64_t lo)
 {
     return wasm_i64x2_make((int64_t)__builtin_bswap64(hi),
                            (int64_t)__builtin_bswap64(lo));
@@ -104,13 +104,13 @@ static const struct aesir_engine engine = {
                    "WebAssembly i8x16.swizzle, 4 blocks interleaved",
     .flags = ENGINE_CT,
     .batch = 4,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_enc = cbc_enc,
-    .cbc_dec = cbc_dec,
+    .setkey_enc = vperm_wasm_setkey_enc,
+    .setkey_dec = vperm_wasm_setkey_dec,
+    .encrypt = vperm_wasm_encrypt,
+    .decrypt = vperm_wasm_decrypt,
+    .ctr = vperm_wasm_ctr,
+    .cbc_enc = vperm_wasm_cbc_enc,
+    .cbc_dec = vperm_wasm_cbc_dec,
 };
 
 const struct aesir_engine *aesir_engine_vperm_wasm(void)

@@ -2,8 +2,8 @@
  * vperm_x86.h -- the x86 128-bit ISA layer of Hamburg's vector-permute
  * AES (the v_* operations vperm_core.h is written on: pshufb, pxor,
  * pand, psrlw, loads and stores), shared by vperm_ssse3.c and
- * vperm_avx2.c. The including file defines VP_TARGET/VP_INLINE first:
- * target("ssse3") gives legacy SSE encodings, target("avx2") the same
+ * vperm_avx2.c. The including file defines ENGINE_ISA and includes
+ * engine.h first: "ssse3" gives legacy SSE encodings, "avx2" the same
  * operations VEX-encoded (three operands, fewer moves).
  */
 #ifndef AESIR_VPERM_X86_H
@@ -18,66 +18,66 @@
 typedef __m128i vec;
 
 /* A 16-byte table (16-byte aligned). */
-VP_INLINE vec v_table(const uint8_t t[16])
+ENGINE_INLINE vec v_table(const uint8_t t[16])
 {
     return _mm_load_si128((const vec *)(const void *)t);
 }
 
-VP_INLINE vec v_load(const uint8_t *p)
+ENGINE_INLINE vec v_load(const uint8_t *p)
 {
     return _mm_loadu_si128((const vec *)(const void *)p);
 }
 
-VP_INLINE void v_store(uint8_t *p, vec v)
+ENGINE_INLINE void v_store(uint8_t *p, vec v)
 {
     _mm_storeu_si128((vec *)(void *)p, v);
 }
 
 /* out[q] = tab[idx[q] & 15], or 0 when idx[q] has its top bit set. */
-VP_INLINE vec v_shuffle(vec tab, vec idx)
+ENGINE_INLINE vec v_shuffle(vec tab, vec idx)
 {
     return _mm_shuffle_epi8(tab, idx);
 }
 
-VP_INLINE vec v_xor(vec a, vec b)
+ENGINE_INLINE vec v_xor(vec a, vec b)
 {
     return _mm_xor_si128(a, b);
 }
 
-VP_INLINE vec v_and(vec a, vec b)
+ENGINE_INLINE vec v_and(vec a, vec b)
 {
     return _mm_and_si128(a, b);
 }
 
 /* Shift right by 4; bits may cross bytes (x86 has no byte shift), so
  * callers mask the result. */
-VP_INLINE vec v_shr4(vec a)
+ENGINE_INLINE vec v_shr4(vec a)
 {
     return _mm_srli_epi16(a, 4);
 }
 
-VP_INLINE vec v_splat(uint8_t b)
+ENGINE_INLINE vec v_splat(uint8_t b)
 {
     return _mm_set1_epi8((char)b);
 }
 
 /* Lane 0 is bytes 0..3, little-endian, as the key schedule wants. */
-VP_INLINE vec v_word_in(uint32_t w)
+ENGINE_INLINE vec v_word_in(uint32_t w)
 {
     return _mm_cvtsi32_si128((int)w);
 }
 
-VP_INLINE uint32_t v_word_out(vec v)
+ENGINE_INLINE uint32_t v_word_out(vec v)
 {
     return (uint32_t)_mm_cvtsi128_si32(v);
 }
 
-VP_INLINE vec v_load_words(const uint32_t *w)
+ENGINE_INLINE vec v_load_words(const uint32_t *w)
 {
     return _mm_loadu_si128((const vec *)(const void *)w);
 }
 
-VP_INLINE vec v_counter(uint64_t hi, uint64_t lo)
+ENGINE_INLINE vec v_counter(uint64_t hi, uint64_t lo)
 {
     return _mm_set_epi64x((long long)__builtin_bswap64(lo),
                           (long long)__builtin_bswap64(hi));

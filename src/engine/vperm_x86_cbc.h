@@ -1,10 +1,11 @@
 /*
  * vperm_x86_cbc.h -- serial CBC encryption for the x86 vector-permute
  * engines, written for latency rather than throughput (used by
- * vperm_avx2.c; vperm_ssse3.c could include it as well). Included after vperm_core.h (it uses the same round keys
- * and tables), with VP_TARGET and VP_INLINE defined by the engine: the
- * same C gives legacy-SSE code in the SSSE3 engine and VEX 3-operand code
- * in the AVX2 one.
+ * vperm_avx2.c; vperm_ssse3.c could include it as well). Included after
+ * vperm_core.h (it uses the same round keys and tables), compiled for the
+ * engine's ENGINE_ISA: the same C gives legacy-SSE code in the SSSE3
+ * engine and VEX 3-operand code in the AVX2 one. It defines
+ * VP_NAME(cbc_enc_serial), a body for STACK_WIPED_CHAIN.
  *
  * Why a separate path. CBC encryption cannot interleave blocks, so its
  * speed is the length of one round's dependency chain. On the cores we
@@ -43,23 +44,23 @@
 #ifndef AESIR_VPERM_X86_CBC_H
 #define AESIR_VPERM_X86_CBC_H
 
-VP_INLINE __m128i ser_tab(const uint8_t t[16])
+ENGINE_INLINE __m128i ser_tab(const uint8_t t[16])
 {
     return _mm_load_si128((const __m128i *)(const void *)t);
 }
 
-VP_INLINE __m128i ser_shuf(__m128i tab, __m128i idx)
+ENGINE_INLINE __m128i ser_shuf(__m128i tab, __m128i idx)
 {
     return _mm_shuffle_epi8(tab, idx);
 }
 
-VP_INLINE __m128i ser_x(__m128i a, __m128i b)
+ENGINE_INLINE __m128i ser_x(__m128i a, __m128i b)
 {
     return _mm_xor_si128(a, b);
 }
 
 /* L_in(y) ^ k: a block's first state from its input y. */
-VP_INLINE __m128i ser_in(__m128i y, __m128i k)
+ENGINE_INLINE __m128i ser_in(__m128i y, __m128i k)
 {
     const __m128i m = _mm_set1_epi8(0x0f);
     return ser_x(ser_x(ser_shuf(ser_tab(vp_in_lo), _mm_and_si128(y, m)),
@@ -68,9 +69,9 @@ VP_INLINE __m128i ser_in(__m128i y, __m128i k)
                  k);
 }
 
-STACK_WIPE_BODY VP_TARGET static void
-cbc_enc_serial(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
-               const uint8_t *in, size_t nblocks)
+STACK_WIPE_BODY ENGINE_FN void
+VP_NAME(cbc_enc_serial)(const void *rkv, unsigned nr, uint8_t iv[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const __m128i *rk = rkv;
     const __m128i m = _mm_set1_epi8(0x0f);
@@ -107,9 +108,10 @@ cbc_enc_serial(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
                  * together, one shuffle after a and 2a. */
                 const __m128i fwd = ser_tab(vp_fwd[r & 3]);
                 const __m128i a = ser_x(ser_shuf(e1io, io), ser_shuf(e1jo, jo));
-                const __m128i a2 = ser_x(ser_shuf(e2io, io), ser_shuf(e2jo, jo));
-                const __m128i r1 = ser_x(ser_shuf(a, fwd),
-                                         ser_shuf(a, ser_tab(fwd2[r & 3])));
+                const __m128i a2 =
+                    ser_x(ser_shuf(e2io, io), ser_shuf(e2jo, jo));
+                const __m128i r1 =
+                    ser_x(ser_shuf(a, fwd), ser_shuf(a, ser_tab(fwd2[r & 3])));
                 const __m128i r2 = ser_x(ser_shuf(a, ser_tab(vp_bwd[r & 3])),
                                          ser_shuf(a2, fwd));
                 s = ser_x(ser_x(a2, rk[r]), ser_x(r1, r2));
@@ -127,11 +129,12 @@ cbc_enc_serial(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
             break;
         /* L_in(c ^ p) ^ rk[0] without waiting for c: L_in o encl is
          * enc1, and the rest does not depend on the chain. */
-        s = ser_x(ser_x(ser_shuf(e1io, sio), ser_shuf(e1jo, sjo)),
-                  ser_in(ser_x(_mm_loadu_si128(
-                                   (const __m128i *)(const void *)(in + 16 * (b + 1))),
-                               srk),
-                         rk[0]));
+        s = ser_x(
+            ser_x(ser_shuf(e1io, sio), ser_shuf(e1jo, sjo)),
+            ser_in(ser_x(_mm_loadu_si128((
+                             const __m128i *)(const void *)(in + 16 * (b + 1))),
+                         srk),
+                   rk[0]));
     }
     _mm_storeu_si128((__m128i *)(void *)iv, c);
 }
