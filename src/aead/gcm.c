@@ -9,7 +9,7 @@
  * J0 = IV || 0^31 || 1 for a 96-bit IV, else GHASH_H(IV || 0^(s+64) ||
  * [len(IV)]_64) (section 7.1, steps 1-6).
  *
- * The data path works in chunks small enough to stay in L1 (CHUNK
+ * The data path works in chunks small enough to stay in L1 (GCM_CHUNK
  * blocks): encryption runs CTR on a chunk and hashes the ciphertext it
  * just wrote; decryption hashes a chunk of ciphertext and then decrypts
  * it, so that in place the hash reads ciphertext, not plaintext. Fused
@@ -23,58 +23,7 @@
  * aesir_ct_compare. One-shot open releases no plaintext on failure: it
  * zeroes what it wrote.
  */
-#include "modes.h"
-
-#include "ghash.h"
-
-#define GCM_KEY_MAGIC 0x67636d6bu /* "gcmk" */
-#define GCM_MAGIC 0x67636d73u     /* "gcms" */
-
-/* Blocks per chunk of the data path: 4 KiB in and out stay in L1. */
-#define CHUNK 256
-
-/* SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits, len(A) and len(IV) <=
- * 2^64 - 1 bits. */
-#define MAX_DATA ((UINT64_C(1) << 36) - 32)
-#define MAX_AAD ((UINT64_C(1) << 61) - 1)
-
-/*
- * The layout behind aesir_gcm_key: the AES key context (encryption only),
- * a 64-byte head, then the GHASH engine's key area, 64-byte aligned when
- * the object is.
- */
-struct gcm_key_state {
-    aesir_aes aes;
-    const struct aesir_ghash_engine *gh;
-    uint32_t magic;
-    uint32_t options;
-    unsigned char head_pad[64 - sizeof(void *) - 8];
-    _Alignas(16) unsigned char hk[AESIR_GHASH_KEY_BYTES];
-};
-_Static_assert(sizeof(struct gcm_key_state) == sizeof(aesir_gcm_key),
-               "aesir_gcm_key: AESIR_GCM_KEY_BYTES");
-_Static_assert(offsetof(struct gcm_key_state, hk) % 64 == 0,
-               "GHASH key area on a cache line");
-
-/* Phases of a message. */
-enum { PH_AAD = 1, PH_ENC, PH_DEC };
-
-struct gcm_state {
-    const struct gcm_key_state *key;
-    uint32_t magic;
-    uint32_t phase; /* PH_*; 0 when ended */
-    uint32_t nks;   /* keystream bytes of ks used (16: none left) */
-    uint32_t nbuf;  /* bytes in hbuf not yet hashed */
-    uint64_t aad_len;
-    uint64_t data_len;
-    uint8_t ctr[16];  /* the next counter block */
-    uint8_t ekj0[16]; /* E_K(J0) */
-    uint8_t y[16];    /* the GHASH accumulator */
-    uint8_t hbuf[16]; /* a partial block waiting for GHASH */
-    uint8_t ks[16];   /* a keystream block */
-};
-_Static_assert(sizeof(struct gcm_state) <= sizeof(aesir_gcm),
-               "aesir_gcm too small");
+#include "gcm.h"
 
 /* The key state behind key, or NULL when it is not set up (or not
  * 16-byte aligned, as for aesir_aes). */
@@ -299,7 +248,7 @@ static void start(struct gcm_state *st, const struct gcm_key_state *k,
                                st->ekj0, 1);
     aesir_store_be32(st->ctr + 12, aesir_load_be32(st->ctr + 12) + 1);
     st->nks = 16;
-    st->phase = PH_AAD;
+    st->phase = GCM_PH_AAD;
     st->magic = GCM_MAGIC;
 }
 
@@ -307,7 +256,7 @@ static void start(struct gcm_state *st, const struct gcm_key_state *k,
  * rounded down to whole bytes). */
 static int iv_len_ok(size_t iv_len)
 {
-    return iv_len != 0 && (uint64_t)iv_len <= MAX_AAD;
+    return iv_len != 0 && (uint64_t)iv_len <= GCM_MAX_AAD;
 }
 
 int aesir_gcm_start(aesir_gcm *ctx, const aesir_gcm_key *key, const uint8_t *iv,
@@ -329,7 +278,7 @@ int aesir_gcm_start(aesir_gcm *ctx, const aesir_gcm_key *key, const uint8_t *iv,
 
 int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
 {
-    struct gcm_state *st = live(ctx, 1u << PH_AAD);
+    struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD);
 
     if (st == NULL)
         return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
@@ -337,7 +286,7 @@ int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
         return AESIR_OK;
     if (aad == NULL)
         return end(ctx, AESIR_E_ARGUMENT);
-    if ((uint64_t)len > MAX_AAD - st->aad_len)
+    if ((uint64_t)len > GCM_MAX_AAD - st->aad_len)
         return end(ctx, AESIR_E_INPUT_LENGTH);
     st->aad_len += len;
     hash_bytes(st, aad, len);
@@ -352,11 +301,11 @@ static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
     const struct gcm_key_state *k = st->key;
 
     while (nblocks > 0) {
-        size_t n = nblocks < CHUNK ? nblocks : CHUNK;
-        if (phase == PH_DEC)
+        size_t n = nblocks < GCM_CHUNK ? nblocks : GCM_CHUNK;
+        if (phase == GCM_PH_DEC)
             k->gh->ghash(k->hk, st->y, in, n);
         ctr32(st, out, in, n);
-        if (phase == PH_ENC)
+        if (phase == GCM_PH_ENC)
             k->gh->ghash(k->hk, st->y, out, n);
         in += 16 * n, out += 16 * n, nblocks -= n;
     }
@@ -367,10 +316,10 @@ static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
 static void data_bytes(struct gcm_state *st, unsigned phase, uint8_t *out,
                        const uint8_t *in, size_t len)
 {
-    if (phase == PH_DEC)
+    if (phase == GCM_PH_DEC)
         hash_bytes(st, in, len);
     aesir_xor(out, in, st->ks + st->nks, len);
-    if (phase == PH_ENC)
+    if (phase == GCM_PH_ENC)
         hash_bytes(st, out, len);
     st->nks += (uint32_t)len;
 }
@@ -378,16 +327,16 @@ static void data_bytes(struct gcm_state *st, unsigned phase, uint8_t *out,
 static int update(aesir_gcm *ctx, unsigned phase, uint8_t *out,
                   const uint8_t *in, size_t len)
 {
-    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << phase);
+    struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD | 1u << phase);
     size_t n;
 
     if (st == NULL)
         return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
     if (len != 0 && (out == NULL || in == NULL))
         return end(ctx, AESIR_E_ARGUMENT);
-    if ((uint64_t)len > MAX_DATA - st->data_len)
+    if ((uint64_t)len > GCM_MAX_DATA - st->data_len)
         return end(ctx, AESIR_E_INPUT_LENGTH);
-    if (st->phase == PH_AAD) {
+    if (st->phase == GCM_PH_AAD) {
         hash_pad(st);
         st->phase = phase;
     }
@@ -413,13 +362,13 @@ static int update(aesir_gcm *ctx, unsigned phase, uint8_t *out,
 int aesir_gcm_encrypt_update(aesir_gcm *ctx, uint8_t *out, const uint8_t *in,
                              size_t len)
 {
-    return update(ctx, PH_ENC, out, in, len);
+    return update(ctx, GCM_PH_ENC, out, in, len);
 }
 
 int aesir_gcm_decrypt_update_unverified(aesir_gcm *ctx, uint8_t *out,
                                         const uint8_t *in, size_t len)
 {
-    return update(ctx, PH_DEC, out, in, len);
+    return update(ctx, GCM_PH_DEC, out, in, len);
 }
 
 /* The full 16-byte tag of the message so far (the state is spent). */
@@ -436,7 +385,7 @@ static void full_tag(struct gcm_state *st, uint8_t t[16])
 
 int aesir_gcm_finish(aesir_gcm *ctx, uint8_t *tag, size_t tag_len)
 {
-    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << PH_ENC);
+    struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD | 1u << GCM_PH_ENC);
     uint8_t t[16];
 
     if (st == NULL)
@@ -451,7 +400,7 @@ int aesir_gcm_finish(aesir_gcm *ctx, uint8_t *tag, size_t tag_len)
 
 int aesir_gcm_verify(aesir_gcm *ctx, const uint8_t *tag, size_t tag_len)
 {
-    struct gcm_state *st = live(ctx, 1u << PH_AAD | 1u << PH_DEC);
+    struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD | 1u << GCM_PH_DEC);
     uint8_t t[16];
     int bad;
 
@@ -479,7 +428,7 @@ static int oneshot_checks(const struct gcm_key_state *k, const uint8_t *iv,
         return AESIR_E_ARGUMENT;
     if (!iv_len_ok(iv_len))
         return AESIR_E_IV_LENGTH;
-    if ((uint64_t)aad_len > MAX_AAD || (uint64_t)len > MAX_DATA)
+    if ((uint64_t)aad_len > GCM_MAX_AAD || (uint64_t)len > GCM_MAX_DATA)
         return AESIR_E_INPUT_LENGTH;
     return AESIR_OK;
 }
@@ -498,7 +447,7 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
     state_of(&ctx)->aad_len = aad_len;
     hash_bytes(state_of(&ctx), aad, aad_len);
     (void)update(&ctx, phase, out, in, len);
-    if (phase == PH_ENC)
+    if (phase == GCM_PH_ENC)
         err = aesir_gcm_finish(&ctx, tag_out, tag_len);
     else
         err = aesir_gcm_verify(&ctx, tag_in, tag_len);
@@ -518,7 +467,7 @@ int aesir_gcm_seal_detached(const aesir_gcm_key *key, const uint8_t *iv,
         return err;
     if (tag == NULL || !tag_len_ok(k, tag_len))
         return AESIR_E_ARGUMENT;
-    return run(k, PH_ENC, iv, iv_len, aad, aad_len, out, in, len, tag, NULL,
+    return run(k, GCM_PH_ENC, iv, iv_len, aad, aad_len, out, in, len, tag, NULL,
                tag_len);
 }
 
@@ -533,7 +482,7 @@ int aesir_gcm_open_detached(const aesir_gcm_key *key, const uint8_t *iv,
         return err;
     if (tag == NULL || !tag_len_ok(k, tag_len))
         return AESIR_E_ARGUMENT;
-    return run(k, PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag,
+    return run(k, GCM_PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag,
                tag_len);
 }
 
@@ -552,7 +501,7 @@ int aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
         return AESIR_E_OUTPUT_SIZE;
     /* the tag after the ciphertext; in == out is fine: the tag is written
      * after the data is read */
-    err = run(k, PH_ENC, iv, iv_len, aad, aad_len, out, in, in_len,
+    err = run(k, GCM_PH_ENC, iv, iv_len, aad, aad_len, out, in, in_len,
               out + in_len, NULL, 16);
     *out_len = in_len + 16;
     return err;
@@ -582,7 +531,8 @@ int aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
     if (out_cap < len)
         return AESIR_E_OUTPUT_SIZE;
     memcpy(tag, in + len, 16); /* before out (which may be in) is written */
-    err = run(k, PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag, 16);
+    err = run(k, GCM_PH_DEC, iv, iv_len, aad, aad_len, out, in, len, NULL, tag,
+              16);
     if (err == AESIR_OK)
         *out_len = len;
     return err;
