@@ -732,6 +732,10 @@ AESIR_API const char *aesir_ghash_engine_description(size_t i);
 AESIR_API unsigned aesir_ghash_engine_flags(size_t i);
 AESIR_API int aesir_ghash_engine_find(const char *name);
 AESIR_API const char *aesir_ghash_engine_default(void);
+/* aesir_ghash_engine_selftest -- the GHASH known-answer tests on the
+ * engine called name: AESIR_OK, AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_SELFTEST or AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ghash_engine_selftest(const char *name);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,32 @@ static int have_ct_engine(void)
     return 0;
 }
 
+/* The GHASH engines (GCM's multipliers) and their default. */
+static void ghash_info(void)
+{
+    const char *def = aesir_ghash_engine_default();
+    int d = aesir_ghash_engine_find(def);
+
+    printf("\n%-20s %-9s %-13s %-8s %s\n", "ghash engine", "available",
+           "constant-time", "hardware", "description");
+    for (size_t i = 0; i < aesir_ghash_engine_count(); i++) {
+        unsigned f = aesir_ghash_engine_flags(i);
+        printf("%-20s %-9s %-13s %-8s %s\n", aesir_ghash_engine_name(i),
+               f & AESIR_ENGINE_AVAILABLE ? "yes" : "no",
+               f & AESIR_ENGINE_CONSTANT_TIME ? "yes" : "NO",
+               f & AESIR_ENGINE_HARDWARE ? "yes" : "no",
+               aesir_ghash_engine_description(i));
+    }
+    printf("ghash default: %s\n", def != NULL ? def : "(none)");
+    if (d >= 0 &&
+        !(aesir_ghash_engine_flags((size_t)d) & AESIR_ENGINE_CONSTANT_TIME))
+        printf("WARNING: the default GHASH engine is NOT constant-time "
+               "(chosen by AESIR_GHASH_ENGINE).\n");
+    if (getenv("AESIR_GHASH_ENGINE") != NULL)
+        printf("(AESIR_GHASH_ENGINE=%s is set)\n",
+               getenv("AESIR_GHASH_ENGINE"));
+}
+
 static int cmd_info(void)
 {
     const char *def = aesir_engine_default();
@@ -70,12 +96,13 @@ static int cmd_info(void)
     if (getenv("AESIR_CPU_DISABLE") != NULL)
         printf("  (AESIR_CPU_DISABLE=%s)", getenv("AESIR_CPU_DISABLE"));
     model = aesir_cpu_model(ident);
-    printf("\ncpu model: %s (%s)", model, ident[0] != '\0' ? ident : "no CPUID");
+    printf("\ncpu model: %s (%s)", model,
+           ident[0] != '\0' ? ident : "no CPUID");
     if (getenv("AESIR_CPU_MODEL") != NULL)
         printf("  (AESIR_CPU_MODEL=%s)", getenv("AESIR_CPU_MODEL"));
     printf("\n\n");
-    printf("%-10s %-9s %-13s %-8s %s\n", "engine", "available",
-           "constant-time", "hardware", "description");
+    printf("%-10s %-9s %-13s %-8s %s\n", "engine", "available", "constant-time",
+           "hardware", "description");
     for (size_t i = 0; i < aesir_engine_count(); i++) {
         unsigned f = aesir_engine_flags(i);
         printf("%-10s %-9s %-13s %-8s %s\n", aesir_engine_name(i),
@@ -96,9 +123,10 @@ static int cmd_info(void)
                getenv("AESIR_ENGINE") != NULL && have_ct_engine()
                    ? "chosen by AESIR_ENGINE"
                    : "this build has no constant-time engine "
-                                  "for this CPU");
+                     "for this CPU");
     if (getenv("AESIR_ENGINE") != NULL)
         printf("(AESIR_ENGINE=%s is set)\n", getenv("AESIR_ENGINE"));
+    ghash_info();
     return 0;
 }
 
@@ -115,7 +143,20 @@ static int cmd_selftest(void)
             continue;
         }
         err = aesir_engine_selftest(name);
-        printf("%-10s %s\n", name, err == AESIR_OK ? "ok" : aesir_strerror(err));
+        printf("%-10s %s\n", name,
+               err == AESIR_OK ? "ok" : aesir_strerror(err));
+        failed |= err != AESIR_OK;
+    }
+    for (size_t i = 0; i < aesir_ghash_engine_count(); i++) {
+        const char *name = aesir_ghash_engine_name(i);
+        int err;
+        if (!(aesir_ghash_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
+            printf("%-20s UNAVAILABLE\n", name);
+            continue;
+        }
+        err = aesir_ghash_engine_selftest(name);
+        printf("%-20s %s\n", name,
+               err == AESIR_OK ? "ok" : aesir_strerror(err));
         failed |= err != AESIR_OK;
     }
     return failed ? 1 : 0;
@@ -163,25 +204,25 @@ static int speed_engines(const char *list)
 
 static void speed_usage(FILE *f)
 {
-    fprintf(f,
-        "usage: aesir speed [options]   (aesir engines only; all libraries: "
-        "make speed)\n"
-        "  --engines LIST  engines, e.g. ttable,ref [every available one]\n"
-        "  --modes LIST    ops (ecb-enc ecb-dec cbc-enc cbc-dec cfb128-enc\n"
-        "                  cfb128-dec ofb ctr), modes (cbc = both "
-        "directions),\n"
-        "                  main, all [main = ctr,cbc-enc,cbc-dec,ecb-enc]\n"
-        "  --keys LIST     128,192,256 [128,256]\n"
-        "  --sizes LIST    bytes (1..64M), k/M suffixes, or all "
-        "[64,576,16384]\n"
-        "  --passes N      grid repetitions (1..100), best kept [1]\n"
-        "  --rounds N      timed rounds per cell (1..21), median [9]\n"
-        "  --misalign      buffers at 64-byte alignment + 1\n"
-        "  --cpb           tables in cycles per byte instead of GB/s\n"
-        "  --csv           CSV of every measurement on stdout, no tables\n"
-        "  -q, --quiet     no progress line\n"
-        "Lists are comma-separated, without empty or repeated items; each\n"
-        "option at most once. A bad value: one line on stderr, exit 2.\n");
+    fprintf(
+        f, "usage: aesir speed [options]   (aesir engines only; all libraries: "
+           "make speed)\n"
+           "  --engines LIST  engines, e.g. ttable,ref [every available one]\n"
+           "  --modes LIST    ops (ecb-enc ecb-dec cbc-enc cbc-dec cfb128-enc\n"
+           "                  cfb128-dec ofb ctr), modes (cbc = both "
+           "directions),\n"
+           "                  main, all [main = ctr,cbc-enc,cbc-dec,ecb-enc]\n"
+           "  --keys LIST     128,192,256 [128,256]\n"
+           "  --sizes LIST    bytes (1..64M), k/M suffixes, or all "
+           "[64,576,16384]\n"
+           "  --passes N      grid repetitions (1..100), best kept [1]\n"
+           "  --rounds N      timed rounds per cell (1..21), median [9]\n"
+           "  --misalign      buffers at 64-byte alignment + 1\n"
+           "  --cpb           tables in cycles per byte instead of GB/s\n"
+           "  --csv           CSV of every measurement on stdout, no tables\n"
+           "  -q, --quiet     no progress line\n"
+           "Lists are comma-separated, without empty or repeated items; each\n"
+           "option at most once. A bad value: one line on stderr, exit 2.\n");
 }
 
 static int cmd_speed(struct aesir_cli *o)

@@ -49,6 +49,9 @@ const char *aesir_strerror(int err)
                "the other direction";
     case AESIR_E_SELFTEST:
         return "engine failed its known-answer self-test";
+    case AESIR_E_AUTH:
+        return "authentication failed: the tag does not match (data, "
+               "additional data, IV, key or tag wrong or altered)";
     default:
         return "unknown error";
     }
