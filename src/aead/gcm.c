@@ -81,6 +81,12 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     gh->init(st->hk, h);
     aesir_wipe(h, sizeof(h));
     st->gh = gh;
+    st->fused_enc = st->fused_dec = NULL;
+    if (aes_of(st)->engine->gcm_enc != NULL &&
+        strcmp(aes_of(st)->engine->gcm_ghash, gh->name) == 0) {
+        st->fused_enc = aes_of(st)->engine->gcm_enc;
+        st->fused_dec = aes_of(st)->engine->gcm_dec;
+    }
     st->options = options;
     st->magic = GCM_KEY_MAGIC;
     return AESIR_OK;
@@ -293,13 +299,26 @@ int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
     return AESIR_OK;
 }
 
-/* Full blocks of data: CTR and GHASH over the ciphertext, chunk by chunk
- * (decryption hashes before it decrypts, for in-place calls). */
+/* Full blocks of data: the engine's fused kernel when the key has one,
+ * as far as it goes without the counter's low word wrapping; then CTR
+ * and GHASH over the ciphertext, chunk by chunk (decryption hashes before
+ * it decrypts, for in-place calls). */
 static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
                         const uint8_t *in, size_t nblocks)
 {
     const struct gcm_key_state *k = st->key;
+    aesir_gcm_fn fused = phase == GCM_PH_ENC ? k->fused_enc : k->fused_dec;
 
+    if (fused != NULL) {
+        uint64_t room = (UINT64_C(1) << 32) - 1 - aesir_load_be32(st->ctr + 12);
+        size_t n = (uint64_t)nblocks < room ? nblocks : (size_t)room, done;
+        const struct aesir_key_state *ks = aes_of(k);
+
+        done = n != 0 ? fused(ks->rk_enc, ks->nr, k->hk, st->ctr, st->y, out,
+                              in, 16 * n)
+                      : 0;
+        out += done, in += done, nblocks -= done / 16;
+    }
     while (nblocks > 0) {
         size_t n = nblocks < GCM_CHUNK ? nblocks : GCM_CHUNK;
         if (phase == GCM_PH_DEC)

@@ -28,9 +28,11 @@
 struct gcm_key_state {
     aesir_aes aes;
     const struct aesir_ghash_engine *gh;
+    /* the AES engine's fused kernels when gh is their partner, or NULL */
+    aesir_gcm_fn fused_enc, fused_dec;
     uint32_t magic;
     uint32_t options;
-    unsigned char head_pad[64 - sizeof(void *) - 8];
+    unsigned char head_pad[64 - 3 * sizeof(void *) - 8];
     _Alignas(16) unsigned char hk[AESIR_GHASH_KEY_BYTES];
 };
 _Static_assert(sizeof(struct gcm_key_state) == sizeof(aesir_gcm_key),

@@ -116,6 +116,23 @@ aesir_cbc_lane_next(struct aesir_cbc_lane *lanes, size_t nlanes, size_t *next)
     return NULL;
 }
 
+/*
+ * GCM fast path (src/aead/gcm.c): CTR with GCM's counter and GHASH of the
+ * ciphertext in one pass, so that the AES and carry-less-multiply units
+ * run side by side. Works on the whole blocks of len bytes, or fewer: it
+ * returns the bytes it did (a multiple of 16), and the generic code does
+ * the rest. hk is the key area of the GHASH engine named by the engine's
+ * gcm_ghash, the only layout the kernel may read (gcm.c uses the kernel
+ * only with that GHASH engine). ctr is the counter block, advanced by
+ * one per block in its low 32 bits; the caller guarantees they do not
+ * wrap within the call (len / 16 < 2^32 - the low word). y is the GHASH
+ * accumulator in GCM's byte order, updated with the ciphertext blocks
+ * (out for encryption, in for decryption; in == out allowed).
+ */
+typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
+                               uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                               const uint8_t *in, size_t len);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -136,6 +153,9 @@ struct aesir_engine {
     /* optional: the same chains with nothing stored but each lane's
      * chaining value (CBC-MAC); the lanes' out is not used */
     aesir_cbc_many_fn cbc_mac_many;
+    aesir_gcm_fn gcm_enc;  /* optional: GCM fast paths (above), */
+    aesir_gcm_fn gcm_dec;  /* both or neither, for */
+    const char *gcm_ghash; /* this GHASH engine's key layout */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
