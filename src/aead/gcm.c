@@ -59,6 +59,7 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     struct gcm_key_state *st;
     const struct aesir_ghash_engine *gh;
     uint8_t h[16] = {0};
+    size_t from, to;
     int err;
 
     if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
@@ -74,9 +75,13 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     if ((err = aesir_aes_init_ex(&st->aes, k, key_len, aes_engine,
                                  AESIR_ENCRYPT)) != AESIR_OK)
         goto fail;
-    /* The whole area is wiped: the engines' layouts differ in size, and
-     * an earlier key's tables must not stay behind a smaller one. */
-    memset(st->hk, 0, sizeof(st->hk));
+    /* An earlier key's tables must not stay behind a smaller layout: the
+     * bytes past what gh writes, up to what any GHASH engine used in this
+     * process writes, are wiped (usually none; 4 KiB memset costs about
+     * as much as the rest of the key setup). */
+    aesir_ghash_key_span(gh, &from, &to);
+    if (from < to)
+        memset(st->hk + from, 0, to - from);
     aes_of(st)->engine->encrypt(aes_of(st)->rk_enc, aes_of(st)->nr, h, h, 1);
     gh->init(st->hk, h);
     aesir_wipe(h, sizeof(h));

@@ -446,6 +446,52 @@ int aesir_ghash_index(const char *name)
 
 static _Atomic unsigned char ghash_selftest_state[NGHASH];
 
+/*
+ * Reach, as for the AES engines (key.c): how many bytes of the key area a
+ * GHASH engine's init writes (a key of a different engine may have left
+ * more: gcm.c wipes from one to the other), measured once with two fill
+ * patterns, and the largest reach of any GHASH engine made ready so far.
+ */
+static _Atomic uint32_t ghash_reach[NGHASH];
+static _Atomic uint32_t ghash_reach_all;
+
+static size_t ghash_measure(const struct aesir_ghash_engine *e)
+{
+    static const uint8_t h[16] = {0x52, 0x65, 0x61, 0x63, 0x68};
+    _Alignas(64) unsigned char buf[AESIR_GHASH_KEY_BYTES];
+    size_t most = 0;
+
+    for (int f = 0; f < 2; f++) {
+        unsigned char fill = f ? 0x5a : 0xa5;
+        size_t n = AESIR_GHASH_KEY_BYTES;
+        memset(buf, fill, n);
+        e->init(buf, h);
+        while (n > 0 && buf[n - 1] == fill)
+            n--;
+        most = n > most ? n : most;
+    }
+    return (most + 63) & ~(size_t)63;
+}
+
+static void ghash_make_ready(int i, const struct aesir_ghash_engine *e)
+{
+    uint32_t r = (uint32_t)ghash_measure(e), seen;
+    atomic_store_explicit(&ghash_reach[i], r, memory_order_relaxed);
+    seen = atomic_load_explicit(&ghash_reach_all, memory_order_relaxed);
+    while (seen < r && !atomic_compare_exchange_weak_explicit(
+                           &ghash_reach_all, &seen, r, memory_order_relaxed,
+                           memory_order_relaxed))
+        ;
+}
+
+void aesir_ghash_key_span(const struct aesir_ghash_engine *e, size_t *from,
+                          size_t *to)
+{
+    int i = aesir_ghash_engine_find(e->name);
+    *from = atomic_load_explicit(&ghash_reach[i], memory_order_relaxed);
+    *to = atomic_load_explicit(&ghash_reach_all, memory_order_relaxed);
+}
+
 const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err)
 {
     const struct aesir_ghash_engine *e;
@@ -462,6 +508,8 @@ const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err)
     s = atomic_load(&ghash_selftest_state[i]);
     if (s == 0) {
         s = aesir_ghash_selftest_run(e) == 0 ? 1 : 2;
+        if (s == 1)
+            ghash_make_ready(i, e);
         atomic_store(&ghash_selftest_state[i], s);
     }
     *err = s == 1 ? AESIR_OK : AESIR_E_SELFTEST;
