@@ -20,6 +20,7 @@ static const char *const op_names[] = {
     "cfb128-enc",   "cfb128-dec",   "ofb",          "ctr",
     "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
     "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
+    "gcm-enc",      "gcm-dec",      "gmac",         "ghash",
 };
 _Static_assert(sizeof(op_names) / sizeof(op_names[0]) == OP_COUNT,
                "every operation of bench.h needs a name here");
@@ -47,9 +48,27 @@ int bench_op_is_mac(enum bench_op op)
     return op >= OP_MB_CBC_MAC_1 && op <= OP_MB_CBC_MAC_16;
 }
 
+int bench_op_is_gcm(enum bench_op op)
+{
+    return op >= OP_GCM_ENC && op <= OP_GHASH;
+}
+
 size_t bench_op_out_bytes(enum bench_op op, size_t len)
 {
-    return bench_op_messages(op) * (bench_op_is_mac(op) ? 16 : len);
+    switch (op) {
+    case OP_GCM_ENC:
+        return len + 16;
+    case OP_GMAC:
+    case OP_GHASH:
+        return 16;
+    default:
+        return bench_op_messages(op) * (bench_op_is_mac(op) ? 16 : len);
+    }
+}
+
+size_t bench_op_in_bytes(enum bench_op op, size_t len)
+{
+    return op == OP_GCM_DEC ? len + 16 : bench_op_messages(op) * len;
 }
 
 unsigned bench_op_messages(enum bench_op op)
@@ -84,11 +103,13 @@ void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16])
     out[15] ^= (uint8_t)j;
 }
 
-/* Stream modes take any length; ECB and CBC whole blocks. */
+/* Stream modes and GCM take any length; ECB, CBC and GHASH whole
+ * blocks. */
 int bench_op_is_stream(enum bench_op op)
 {
     return op == OP_CFB128_ENC || op == OP_CFB128_DEC || op == OP_OFB ||
-           op == OP_CTR;
+           op == OP_CTR || op == OP_GCM_ENC || op == OP_GCM_DEC ||
+           op == OP_GMAC;
 }
 
 /* Ops that need the decryption key schedule. */

@@ -11,6 +11,8 @@
  *               timed round; calibration of a round's length
  *   harness.c   a run: set-up, the impls' probes, CPU identity, notes
  *   verify.c    correctness of every impl against aesir's ref engine
+ *   gcm_ref.c   the reference for the GCM ops (aesir's ref engine + a
+ *               bitwise GHASH)
  *   rows.c      the grid timed row by row, impls interleaved by round
  *   keysetup.c  key setups per second
  */
@@ -32,10 +34,13 @@
 #define OPS_MB                                                                 \
     (OPS_MB_ENC | (1u << OP_MB_CBC_MAC_1) | (1u << OP_MB_CBC_MAC_4) |          \
      (1u << OP_MB_CBC_MAC_8) | (1u << OP_MB_CBC_MAC_16))
+#define OPS_GCM                                                                \
+    ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC) | (1u << OP_GMAC) |               \
+     (1u << OP_GHASH))
 /* The default run: the CBC-MAC ops only with --full or --ops. */
 #define OPS_MAIN                                                               \
     ((1u << OP_CTR) | (1u << OP_CBC_ENC) | (1u << OP_CBC_DEC) |                \
-     (1u << OP_ECB_ENC) | OPS_MB_ENC)
+     (1u << OP_ECB_ENC) | OPS_MB_ENC | OPS_GCM)
 #define OPS_ALL ((1u << OP_COUNT) - 1)
 
 /* Stream modes take any length; ECB and CBC whole blocks. */
@@ -71,6 +76,22 @@ static inline uint8_t *bench_buf_out(const struct bench_run *r)
 {
     return r->out + (r->cfg.misalign ? 1 : 0);
 }
+
+/* ------------------------------------------------------------------
+ * gcm_ref.c
+ * ---------------------------------------------------------------- */
+
+/* bench_gcm_ref -- a GCM op (bench.h) with the reference: aesir's ref
+ * engine and a bitwise GHASH. in holds bench_op_in_bytes(op, len) bytes,
+ * out receives bench_op_out_bytes(op, len). Returns 0, or -1 (not a GCM
+ * op, a ghash length that is not whole blocks, or for gcm-dec a tag that
+ * does not verify). */
+int bench_gcm_ref(enum bench_op op, const uint8_t *key, unsigned bits,
+                  const uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                  size_t len);
+/* bench_gcm_ref_selftest -- the reference against the GCM
+ * specification's test cases; 0 when it passes. */
+int bench_gcm_ref_selftest(void);
 
 /* ------------------------------------------------------------------
  * timing.c

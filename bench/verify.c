@@ -4,6 +4,13 @@
  * through the public API, on random keys, IVs and messages of several
  * lengths, twice on the same context (the IV must be taken afresh). A
  * mismatch drops the impl for that op, loudly.
+ *
+ * The GCM ops are checked against gcm_ref.c (aesir's ref engine and a
+ * bitwise GHASH, itself checked against the GCM specification's test
+ * cases first): ciphertext and tag, the tag alone for gmac, GHASH's value
+ * for ghash. gcm-dec gets, per length, the reference's ciphertext and tag
+ * as input and must return the plaintext -- and must refuse the same
+ * input with one bit of the tag flipped.
  */
 #include "harness_int.h"
 
@@ -23,6 +30,8 @@ static int ref_compute(enum bench_op op, const uint8_t *key, unsigned bits,
     size_t n;
     int err;
 
+    if (bench_op_is_gcm(op))
+        return bench_gcm_ref(op, key, bits, iv, out, in, len);
     if (bench_op_is_mb(op)) {
         /* N messages, each aesir_cbc_encrypt with its own key and IV; for
          * a MAC, the last block (the IV for an empty message) */
@@ -128,12 +137,26 @@ static void fail_op(struct bench_run *r, size_t i, enum bench_op op, FILE *log,
                 bench_op_name(op), (unsigned long long)r->cfg.seed);
 }
 
+/* wrong_tag -- gcm-dec: the input of length len with one bit of its tag
+ * flipped must be refused (run() non-zero); 0 when it is. */
+static int wrong_tag(const struct bench_impl *im, void *ctx, uint8_t *out,
+                     uint8_t *in, size_t len)
+{
+    int rc;
+
+    in[len + 15] ^= 0x80;
+    rc = im->run(ctx, out, in, len);
+    in[len + 15] ^= 0x80;
+    return rc != 0 ? 0 : -1;
+}
+
 /* check_one -- impl i against the reference outputs ref[j] for lens[j];
- * 0 when every length matches, twice on the same context. */
+ * 0 when every length matches, twice on the same context. input[j], when
+ * input is not NULL, is copied to the input buffer first (gcm-dec). */
 static int check_one(struct bench_run *r, size_t i, enum bench_op op,
                      unsigned bits, const uint8_t *key, const uint8_t *iv,
                      const size_t *lens, size_t nlens, uint8_t *const *ref,
-                     FILE *log)
+                     uint8_t *const *input, FILE *log)
 {
     const struct bench_impl *im = r->impls[i].impl;
     uint8_t *in = bench_buf_in(r), *out = bench_buf_out(r);
@@ -148,6 +171,8 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
     for (size_t j = 0; j < nlens; j++)
         for (int again = 0; again < 2; again++) {
             size_t at = 0, bytes = bench_op_out_bytes(op, lens[j]);
+            if (input != NULL)
+                memcpy(in, input[j], bench_op_in_bytes(op, lens[j]));
             memset(out, 0xa5, bytes);
             if (im->run(ctx, out, in, lens[j]) != 0) {
                 snprintf(what, sizeof(what), "AES-%u, %zu bytes: run() failed",
@@ -156,8 +181,17 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
                 im->release(ctx);
                 return -1;
             }
-            if (memcmp(out, ref[j], bytes) == 0)
-                continue;
+            if (memcmp(out, ref[j], bytes) == 0) {
+                if (op != OP_GCM_DEC || again == 0 ||
+                    wrong_tag(im, ctx, out, in, lens[j]) == 0)
+                    continue;
+                snprintf(what, sizeof(what),
+                         "AES-%u, %zu bytes: a wrong tag was accepted", bits,
+                         lens[j]);
+                fail_op(r, i, op, log, what);
+                im->release(ctx);
+                return -1;
+            }
             while (out[at] == ref[j][at])
                 at++;
             snprintf(what, sizeof(what),
@@ -180,9 +214,10 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
                         FILE *log)
 {
     uint8_t key[32], iv[16], *ref[BENCH_MAX_SIZES + 8];
+    uint8_t *input[BENCH_MAX_SIZES + 8] = {NULL};
     size_t lens[BENCH_MAX_SIZES + 8], nlens = verify_lengths(r, op, lens);
     unsigned bits = bench_key_bits(k);
-    int any = 0;
+    int any = 0, dec = op == OP_GCM_DEC;
 
     for (size_t i = 0; i < r->nimpls; i++)
         any |= r->impls[i].usable && (r->impls[i].claimed[k] >> op & 1) &&
@@ -193,13 +228,25 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     bench_rng_fill(&r->rng, iv, sizeof(iv));
     bench_rng_fill(&r->rng, bench_buf_in(r), r->buf_len);
     for (size_t j = 0; j < nlens; j++) {
+        const uint8_t *in = bench_buf_in(r);
         ref[j] = malloc(bench_op_out_bytes(op, lens[j]));
-        if (ref[j] == NULL || ref_compute(op, key, bits, iv, ref[j],
-                                          bench_buf_in(r), lens[j]) != 0) {
+        /* gcm-dec: the input is the reference's ciphertext and tag */
+        if (dec && (input[j] = malloc(lens[j] + 16)) != NULL &&
+            bench_gcm_ref(OP_GCM_ENC, key, bits, iv, input[j], in, lens[j]) !=
+                0) {
+            free(input[j]);
+            input[j] = NULL;
+        }
+        if (dec)
+            in = input[j];
+        if (ref[j] == NULL || in == NULL ||
+            ref_compute(op, key, bits, iv, ref[j], in, lens[j]) != 0) {
             bench_note(r, "no reference for %s AES-%u: not timed",
                        bench_op_name(op), bits);
-            for (size_t x = 0; x <= j; x++)
+            for (size_t x = 0; x <= j; x++) {
                 free(ref[x]);
+                free(input[x]);
+            }
             return;
         }
     }
@@ -207,11 +254,14 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
         struct bench_impl_state *s = &r->impls[i];
         if (!s->usable || !(s->claimed[k] >> op & 1) || (s->dropped >> op & 1))
             continue;
-        if (check_one(r, i, op, bits, key, iv, lens, nlens, ref, log) == 0)
+        if (check_one(r, i, op, bits, key, iv, lens, nlens, ref,
+                      dec ? input : NULL, log) == 0)
             s->verified[k] |= 1u << op;
     }
-    for (size_t j = 0; j < nlens; j++)
+    for (size_t j = 0; j < nlens; j++) {
         free(ref[j]);
+        free(input[j]);
+    }
 }
 
 unsigned bench_verify(struct bench_run *r, uint32_t ops, unsigned keys,
@@ -219,6 +269,16 @@ unsigned bench_verify(struct bench_run *r, uint32_t ops, unsigned keys,
 {
     unsigned before = r->mismatches;
 
+    /* The GCM reference first: without it no GCM op can be checked. */
+    if ((ops & OPS_GCM) && bench_gcm_ref_selftest() != 0) {
+        bench_note(r, "GCM reference FAILED its test cases: the GCM ops "
+                      "are not checked, not timed");
+        if (log != NULL)
+            fprintf(log, "\n*** the GCM reference (bench/gcm_ref.c) fails "
+                         "the GCM test cases: GCM ops skipped ***\n\n");
+        r->mismatches++;
+        ops &= ~(uint32_t)OPS_GCM;
+    }
     for (int op = 0; op < OP_COUNT; op++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
             if ((ops >> op & 1) && (keys >> k & 1))
