@@ -211,6 +211,16 @@ static void bound_from_limit(struct bench_bound *b)
         if (limit.clmul[x].present &&
             limit.clmul[x].blocks_per_cycle > b->clmul_per_cycle)
             b->clmul_per_cycle = limit.clmul[x].blocks_per_cycle;
+    if (limit.gcm_measured) {
+        b->gcm_valid = 1;
+        snprintf(b->gcm_insn, sizeof(b->gcm_insn),
+                 "vaesenc+vpclmulqdq zmm mix");
+        for (unsigned k = 0; k < BENCH_NKEYS && k < BENCH_LIMIT_KEYS; k++) {
+            b->gcm_gbps[k] = limit.gcm_bound_gbps[k];
+            b->gcm_cpb_core[k] = limit.gcm_bound_cpb[k];
+            b->gcm_cpb_tsc[k] = limit.gcm_bound_tsc_cpb[k];
+        }
+    }
     for (unsigned k = 0; k < BENCH_NKEYS && k < BENCH_LIMIT_KEYS; k++) {
         b->gbps[k] = limit.ctr_bound_gbps[k];
         b->cpb_core[k] = limit.ctr_bound_cpb[k];

@@ -846,6 +846,13 @@ static void json_limit(FILE *f, const struct bench_bound *b)
                 "%.6g, \"cpb_tsc\": %.6g}",
                 k ? ", " : "", bench_key_bits(k), b->gbps[k], b->cpb_core[k],
                 b->cpb_tsc[k]);
+    fprintf(f, "], \"gcm\": [");
+    for (unsigned k = 0; k < BENCH_NKEYS && b->gcm_valid; k++)
+        fprintf(f,
+                "%s{\"key_bits\": %u, \"gbps\": %.6g, \"cpb_core\": "
+                "%.6g, \"cpb_tsc\": %.6g}",
+                k ? ", " : "", bench_key_bits(k), b->gcm_gbps[k],
+                b->gcm_cpb_core[k], b->gcm_cpb_tsc[k]);
     fprintf(f, "]}\n");
 }
 
