@@ -27,7 +27,9 @@ test-debug: debug
 # The benchmark (bench/): every aesir engine beside every peer library
 # installed, the limit row, tables, CSV/JSON and PNG plots in
 # $(BUILD)/bench/. speed-deps.sh first installs missing peer -dev packages
-# with apt when it can. SPEED_FLAGS adds aesir-bench options, e.g.
+# with apt when it can; peers-build.sh builds BoringSSL and AWS-LC from
+# crates.io's sources once into a cache (cargo and cmake needed, else
+# they are skipped with a message). SPEED_FLAGS adds aesir-bench options, e.g.
 # SPEED_FLAGS="--cpb --misalign".
 BENCH = $(BUILD)/bench/aesir-bench
 SPEED_FLAGS ?=
@@ -35,6 +37,7 @@ PLOT = python3 bench/plot.py $(BUILD)/bench || echo "plots skipped (python3 benc
 
 speed:
 	@sh bench/speed-deps.sh
+	@JOBS=$(JOBS) sh bench/peers-build.sh
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/aesir info
 	$(BENCH) $(SPEED_FLAGS)
@@ -42,6 +45,7 @@ speed:
 
 speed-full:
 	@sh bench/speed-deps.sh
+	@JOBS=$(JOBS) sh bench/peers-build.sh
 	@$(MAKE) --no-print-directory all
 	$(BENCH) --full $(SPEED_FLAGS)
 	@$(PLOT)

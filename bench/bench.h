@@ -42,13 +42,32 @@ enum bench_op {
     OP_MB_CBC_MAC_4,
     OP_MB_CBC_MAC_8,
     OP_MB_CBC_MAC_16,
+    /*
+     * AES-GCM (SP 800-38D) with a 12-byte IV -- the first 12 bytes of the
+     * iv given at setup() -- and a 16-byte tag; any message length.
+     *   gcm-enc  in: plaintext (len bytes), no AAD; out: ciphertext (len
+     *            bytes), then the tag (16).
+     *   gcm-dec  in: ciphertext (len bytes), then the tag (16), no AAD;
+     *            out: plaintext (len). Decryption with verification:
+     *            run() returns non-zero when the tag does not match.
+     *   gmac     in: AAD (len bytes), no plaintext; out: the tag (16).
+     *   ghash    GHASH alone (SP 800-38D, 6.4) under H = AES_K(0^128):
+     *            in: len bytes (whole blocks only, like ECB and CBC),
+     *            hashed from Y = 0, no length block; out: Y (16 bytes).
+     * A library without a public GHASH does not claim ghash.
+     */
+    OP_GCM_ENC,
+    OP_GCM_DEC,
+    OP_GMAC,
+    OP_GHASH,
     OP_COUNT
 };
 
 /* Short names used on the command line and in CSV/JSON: "ecb-enc",
  * "ecb-dec", "cbc-enc", "cbc-dec", "cfb128-enc", "cfb128-dec", "ofb",
  * "ctr", "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
- * "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16". */
+ * "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
+ * "gcm-enc", "gcm-dec", "gmac", "ghash". */
 const char *bench_op_name(enum bench_op op);
 /* -1 when unknown. */
 int bench_op_parse(const char *name);
@@ -67,8 +86,13 @@ int bench_op_is_mb(enum bench_op op);
 /* Non-zero for the multi-buffer CBC-MAC ops. */
 int bench_op_is_mac(enum bench_op op);
 /* Bytes run() writes for messages of len bytes: N x len, or N x 16 for
- * the MAC ops. */
+ * the MAC ops; len + 16 for gcm-enc (the tag), 16 for gmac and ghash. */
 size_t bench_op_out_bytes(enum bench_op op, size_t len);
+/* Bytes run() reads for messages of len bytes: len, N x len for the
+ * multi-buffer ops, len + 16 for gcm-dec (the tag). */
+size_t bench_op_in_bytes(enum bench_op op, size_t len);
+/* Non-zero for the GCM ops (gcm-enc, gcm-dec, gmac, ghash). */
+int bench_op_is_gcm(enum bench_op op);
 /* Key (key_bits / 8 bytes) and IV of message j of a multi-buffer run. */
 void bench_mb_key(const uint8_t *key, unsigned key_bits, unsigned j,
                   uint8_t *out);
@@ -84,9 +108,9 @@ void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16]);
  * out and in never overlap in timing runs.
  */
 struct bench_impl {
-    const char *name;   /* row label, e.g. "aesir/ttable", "openssl",
-                           "openssl-noaesni", "bearssl-ct64" */
-    const char *group;  /* "aesir" or "peer" */
+    const char *name;  /* row label, e.g. "aesir/ttable", "openssl",
+                          "openssl-noaesni", "bearssl-ct64" */
+    const char *group; /* "aesir" or "peer" */
     /* Non-zero when this impl can run here (library initialised, CPU
      * has what it needs). Called once, before anything else. May print
      * why not to stderr. */
@@ -124,5 +148,7 @@ void bench_register_ipsecmb(bench_add_fn add);   /* peer_ipsecmb.c */
 void bench_register_bearssl(bench_add_fn add);   /* peer_bearssl.c */
 void bench_register_wolfssl(bench_add_fn add);   /* peer_wolfssl.c */
 void bench_register_mbedtls(bench_add_fn add);   /* peer_mbedtls.c */
+void bench_register_boringssl(bench_add_fn add); /* peer_boringssl.c */
+void bench_register_awslc(bench_add_fn add);     /* peer_awslc.c */
 
 #endif /* AESIR_BENCH_H */

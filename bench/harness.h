@@ -90,8 +90,9 @@ struct bench_config {
 };
 
 /* bench_config_default -- `make speed`'s subset: ctr, cbc-enc, cbc-dec,
- * ecb-enc and the multi-buffer CBC encryption (1, 4, 8, 16 messages of
- * 4 KiB); AES-128 and AES-256; 64, 576 and 16384 bytes; 9 rounds of at
+ * ecb-enc, the multi-buffer CBC encryption (1, 4, 8, 16 messages of
+ * 4 KiB) and the GCM ops (gcm-enc, gcm-dec, gmac, ghash); AES-128 and
+ * AES-256; 64, 576 and 16384 bytes; 9 rounds of at
  * least 2 ms (4 ms below 1 KiB), 2 passes. */
 void bench_config_default(struct bench_config *cfg);
 /* bench_config_full -- the whole grid: every op, key size and size; 3
@@ -105,7 +106,8 @@ void bench_config_full(struct bench_config *cfg);
  * twice, and no item that names only what another one names ("ctr,all",
  * "1k,1024").
  *   ops:   op names ("cbc-dec"), mode names meaning all of their ops
- *          ("cbc" = cbc-enc,cbc-dec; "mb" = the eight multi-buffer ops),
+ *          ("cbc" = cbc-enc,cbc-dec; "gcm" = gcm-enc,gcm-dec; "mb" = the
+ *          eight multi-buffer ops),
  *          "main" (the default set), "all".
  *   keys:  128,192,256 (or "all").
  *   sizes: bytes 1..64M, with an optional k/K (x1024) or m/M (x1048576)

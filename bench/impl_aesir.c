@@ -70,6 +70,17 @@ static int aesir_bench_supports(enum bench_op op, unsigned key_bits)
     case OP_OFB:
     case OP_CTR:
         return 1;
+    /*
+     * The GCM ops (bench.h: gcm-enc, gcm-dec, gmac, ghash): not yet --
+     * aesir has no GCM API. When aesir_gcm_seal/aesir_gcm_open land,
+     * claim them here and give setup()/run() a GCM path: setup() keys a
+     * GCM context (12-byte IV = iv[0..12)), run() is one seal (out =
+     * ciphertext || 16-byte tag, no AAD), one open (in = ciphertext ||
+     * tag; non-zero when the tag does not verify), one seal of an empty
+     * message with in as AAD (gmac: out = tag), or GHASH alone (ghash:
+     * Y over whole blocks from 0, H = AES_K(0), no length block).
+     * verify.c checks them against gcm_ref.c like every peer.
+     */
     default:
         return 0;
     }

@@ -28,6 +28,13 @@
  * several trials is kept: preemption and interrupts only ever slow a trial
  * down.
  *
+ * The GCM bound: one kernel per key size runs the instruction mix of 64
+ * GCM blocks per iteration with 512-bit vectors (see gcm_kernel_<nr>:
+ * AES rounds, aggregated Karatsuba GHASH multiplies and reductions, their
+ * XORs and shuffles, all as independent streams), so its rate is the
+ * throughput of that mix on this core; loads, stores and counters are
+ * left out, so a real GCM can at best approach it.
+ *
  * Everything here is benchmark code: no part of the library uses it.
  */
 #if !defined(_GNU_SOURCE)
@@ -288,6 +295,118 @@ static const kernel_fn
         {KTAB14(k_clmul_x), KTAB14(k_clmul_y), KTAB24(k_clmul_z)},
 };
 
+/*
+ * The GCM bound's kernel: the instruction mix of 64 GCM blocks (16 zmm
+ * vectors of 4 blocks) per loop iteration, as a fused AES-CTR + GHASH
+ * kernel with 512-bit vectors must execute it at the least (counter
+ * generation, byte swaps, loads and stores not counted):
+ *
+ *   AES      per vector: 1 vpxorq (round-0 key), NR-1 vaesenc, 1 vaesenclast,
+ *            1 vpxorq (data into the last round key, XORed by vaesenclast)
+ *   GHASH    aggregated over 16 blocks (4 vectors), one reduction each:
+ *            Karatsuba, 3 vpclmulqdq per vector + 2 for the reduction = 14;
+ *            simple vector ops: 4 vpshufd + 4 vpxorq (hi ^ lo of the data),
+ *            6 vpternlogd (sums of LO, MI, HI), 1 (middle fix-up), 4
+ *            (reduction: 2 shuffles, 2 XORs), 4 (4 lanes folded to 1), 1
+ *            (the running hash into the first block) = 24
+ *
+ * i.e. per 64 blocks 16(NR+1) AES instructions, 32 vpxorq for AES, 56
+ * vpclmulqdq and 96 simple GHASH ops (as 32 groups of vpshufd, vpxorq,
+ * vpternlogd). The 16 AES chains (zmm0-15) are independent, as are the
+ * GHASH ops (fixed sources, their own destinations), so the loop runs at
+ * the machine's throughput for the mix, not at any latency; the GHASH ops
+ * are spread evenly over the rounds, as a real kernel interleaves them.
+ * Registers: zmm16 round key, zmm17 data, zmm18-19 GHASH sources (hash-key
+ * powers, data), zmm20-23 product destinations, zmm24-31 the others.
+ */
+#define G_ENC16                                                                \
+    "vaesenc %%zmm16, %%zmm0, %%zmm0\n\tvaesenc %%zmm16, %%zmm1, %%zmm1\n\t"   \
+    "vaesenc %%zmm16, %%zmm2, %%zmm2\n\tvaesenc %%zmm16, %%zmm3, %%zmm3\n\t"   \
+    "vaesenc %%zmm16, %%zmm4, %%zmm4\n\tvaesenc %%zmm16, %%zmm5, %%zmm5\n\t"   \
+    "vaesenc %%zmm16, %%zmm6, %%zmm6\n\tvaesenc %%zmm16, %%zmm7, %%zmm7\n\t"   \
+    "vaesenc %%zmm16, %%zmm8, %%zmm8\n\tvaesenc %%zmm16, %%zmm9, %%zmm9\n\t"   \
+    "vaesenc %%zmm16, %%zmm10, %%zmm10\n\tvaesenc %%zmm16, %%zmm11, "          \
+    "%%zmm11\n\t"                                                              \
+    "vaesenc %%zmm16, %%zmm12, %%zmm12\n\tvaesenc %%zmm16, %%zmm13, "          \
+    "%%zmm13\n\t"                                                              \
+    "vaesenc %%zmm16, %%zmm14, %%zmm14\n\tvaesenc %%zmm16, %%zmm15, "          \
+    "%%zmm15\n\t"
+#define G_LAST16                                                               \
+    "vaesenclast %%zmm24, %%zmm0, %%zmm0\n\t"                                  \
+    "vaesenclast %%zmm25, %%zmm1, %%zmm1\n\t"                                  \
+    "vaesenclast %%zmm24, %%zmm2, %%zmm2\n\t"                                  \
+    "vaesenclast %%zmm25, %%zmm3, %%zmm3\n\t"                                  \
+    "vaesenclast %%zmm24, %%zmm4, %%zmm4\n\t"                                  \
+    "vaesenclast %%zmm25, %%zmm5, %%zmm5\n\t"                                  \
+    "vaesenclast %%zmm24, %%zmm6, %%zmm6\n\t"                                  \
+    "vaesenclast %%zmm25, %%zmm7, %%zmm7\n\t"                                  \
+    "vaesenclast %%zmm24, %%zmm8, %%zmm8\n\t"                                  \
+    "vaesenclast %%zmm25, %%zmm9, %%zmm9\n\t"                                  \
+    "vaesenclast %%zmm24, %%zmm10, %%zmm10\n\t"                                \
+    "vaesenclast %%zmm25, %%zmm11, %%zmm11\n\t"                                \
+    "vaesenclast %%zmm24, %%zmm12, %%zmm12\n\t"                                \
+    "vaesenclast %%zmm25, %%zmm13, %%zmm13\n\t"                                \
+    "vaesenclast %%zmm24, %%zmm14, %%zmm14\n\t"                                \
+    "vaesenclast %%zmm25, %%zmm15, %%zmm15\n\t"
+/* round-0 key into every chain; and the data into the last round key
+ * (16 vpxorq each) */
+#define G_WHITEN16                                                             \
+    "vpxorq %%zmm16, %%zmm0, %%zmm0\n\tvpxorq %%zmm16, %%zmm1, %%zmm1\n\t"     \
+    "vpxorq %%zmm16, %%zmm2, %%zmm2\n\tvpxorq %%zmm16, %%zmm3, %%zmm3\n\t"     \
+    "vpxorq %%zmm16, %%zmm4, %%zmm4\n\tvpxorq %%zmm16, %%zmm5, %%zmm5\n\t"     \
+    "vpxorq %%zmm16, %%zmm6, %%zmm6\n\tvpxorq %%zmm16, %%zmm7, %%zmm7\n\t"     \
+    "vpxorq %%zmm16, %%zmm8, %%zmm8\n\tvpxorq %%zmm16, %%zmm9, %%zmm9\n\t"     \
+    "vpxorq %%zmm16, %%zmm10, %%zmm10\n\tvpxorq %%zmm16, %%zmm11, %%zmm11\n\t" \
+    "vpxorq %%zmm16, %%zmm12, %%zmm12\n\tvpxorq %%zmm16, %%zmm13, %%zmm13\n\t" \
+    "vpxorq %%zmm16, %%zmm14, %%zmm14\n\tvpxorq %%zmm16, %%zmm15, %%zmm15\n\t"
+#define G_DATAKEY16                                                            \
+    ".rept 8\n\tvpxorq %%zmm17, %%zmm16, %%zmm24\n\t"                          \
+    "vpxorq %%zmm17, %%zmm16, %%zmm25\n\t.endr\n\t"
+/* one carry-less multiply, one group of three simple GHASH ops */
+#define G_CLMUL "vpclmulqdq $0x01, %%zmm18, %%zmm19, %%zmm20\n\t"
+#define G_SIMPLE3                                                              \
+    "vpshufd $0x4e, %%zmm19, %%zmm21\n\t"                                      \
+    "vpxorq %%zmm18, %%zmm19, %%zmm22\n\t"                                     \
+    "vpternlogd $0x96, %%zmm18, %%zmm19, %%zmm26\n\t"
+
+/* gcm_kernel_<nr>: NR-1 rounds, each with its share of the GHASH ops; the
+ * remainder after the last round. */
+/* clang-format off */
+#define GCM_KFN(name, NR)                                                      \
+    __attribute__((target("vaes,vpclmulqdq,avx512f"), noinline)) static void   \
+    name(uint8_t *st, const uint8_t *key, uint64_t iters)                      \
+    {                                                                          \
+        __asm__ volatile(                                                      \
+            "vmovdqu64 (%2), %%zmm16\n\t"                                      \
+            "vmovdqu64 64(%2), %%zmm17\n\t"                                    \
+            "vmovdqu64 128(%2), %%zmm18\n\t"                                   \
+            "vmovdqu64 192(%2), %%zmm19\n\t"                                   \
+            CH16(Z_LD)                                                         \
+            ".p2align 5\n"                                                     \
+            "1:\n\t"                                                           \
+            G_WHITEN16 G_DATAKEY16                                             \
+            ".rept " #NR " - 1\n\t" G_ENC16                                    \
+            ".rept 56 / (" #NR " - 1)\n\t" G_CLMUL ".endr\n\t"                 \
+            ".rept 32 / (" #NR " - 1)\n\t" G_SIMPLE3 ".endr\n\t"               \
+            ".endr\n\t"                                                        \
+            ".rept 56 - 56 / (" #NR " - 1) * (" #NR " - 1)\n\t" G_CLMUL        \
+            ".endr\n\t"                                                        \
+            ".rept 32 - 32 / (" #NR " - 1) * (" #NR " - 1)\n\t" G_SIMPLE3      \
+            ".endr\n\t"                                                        \
+            G_LAST16                                                           \
+            "dec %0\n\t"                                                       \
+            "jnz 1b\n\t"                                                       \
+            CH16(Z_ST) VZ                                                      \
+            : "+r"(iters)                                                      \
+            : "r"(st), "r"(key)                                                \
+            : "memory", "cc", Z_CLOB, "xmm25", "xmm26", "xmm27", "xmm28",      \
+              "xmm29", "xmm30", "xmm31");                                      \
+    }
+/* clang-format on */
+GCM_KFN(gcm_kernel_10, 10)
+GCM_KFN(gcm_kernel_12, 12)
+GCM_KFN(gcm_kernel_14, 14)
+
 /* ---- x86-64: CPU features, TSC, perf ---------------------------------- */
 
 /* present[kind == KIND_CLMUL][width]: CPUID says the CPU has it and XCR0
@@ -345,6 +464,7 @@ struct ctx {
     volatile uint64_t sink;
     uint8_t state[24 * 64];
     uint8_t key[64];
+    _Alignas(64) uint8_t gcm_in[4 * 64]; /* the GCM kernel's constants */
 };
 
 static uint64_t perf_cycles(const struct ctx *c)
@@ -570,6 +690,53 @@ static void measure(struct ctx *c, struct bench_limit_width *w,
     }
 }
 
+/* Loop iterations (64 blocks each) per GCM trial: ~0.1-0.3 ms. */
+#define GCM_ITERS 2048
+
+/*
+ * measure_gcm -- the GCM mix (gcm_kernel_<nr>) for each key size: the
+ * fastest of TRIALS trials after a warm-up, in core cycles per iteration
+ * (from perf, or from TSC ticks and the clock estimated around it).
+ */
+static void measure_gcm(struct ctx *c, struct bench_limit *l)
+{
+    static const kernel_fn fns[BENCH_LIMIT_KEYS] = {
+        gcm_kernel_10, gcm_kernel_12, gcm_kernel_14};
+
+    for (size_t i = 0; i < sizeof c->gcm_in; i++)
+        c->gcm_in[i] = (uint8_t)(i * 41u + 3u);
+    for (int k = 0; k < BENCH_LIMIT_KEYS; k++) {
+        struct clk before = clock_estimate(c, 0), after;
+        uint64_t best_ticks = UINT64_MAX, best_cyc = UINT64_MAX;
+
+        for (int t = -1; t < TRIALS; t++) {
+            uint64_t s0 = rdtsc_fenced(), p0 = perf_cycles(c);
+            fns[k](c->state, c->gcm_in, GCM_ITERS);
+            uint64_t p1 = perf_cycles(c), s1 = rdtsc_fenced();
+            if (t < 0)
+                continue;
+            if (s1 - s0 < best_ticks)
+                best_ticks = s1 - s0;
+            if (p1 - p0 < best_cyc)
+                best_cyc = p1 - p0;
+        }
+        after = clock_estimate(c, 0);
+        double cyc =
+            c->perf_fd >= 0 && best_cyc > 0 && best_cyc != UINT64_MAX
+                ? (double)best_cyc
+                : (double)best_ticks * (before.per_tick + after.per_tick) / 2;
+        l->gcm_iter_cycles[k] = cyc / GCM_ITERS;
+        l->gcm_bound_cpb[k] = cyc / GCM_ITERS / (64 * 16);
+        l->gcm_bound_tsc_cpb[k] = (double)best_ticks / GCM_ITERS / (64 * 16);
+        if (c->verbose)
+            fprintf(stderr,
+                    "limit: GCM mix AES-%d: %.1f cycles per 64 blocks, "
+                    "%.4f c/B\n",
+                    128 + 64 * k, l->gcm_iter_cycles[k], l->gcm_bound_cpb[k]);
+    }
+    l->gcm_measured = 1;
+}
+
 static void measure_x86(struct bench_limit *l, int verbose)
 {
     struct bench_limit_width *rows[KINDS] = {l->aes, l->aes_last, l->clmul};
@@ -622,6 +789,8 @@ static void measure_x86(struct bench_limit *l, int verbose)
         for (int w = 0; w < BENCH_LIMIT_WIDTHS; w++)
             if (rows[k][w].present)
                 measure(&c, &rows[k][w], kernels[k][w]);
+    if (present[0][BENCH_LIMIT_ZMM] && present[1][BENCH_LIMIT_ZMM])
+        measure_gcm(&c, l);
     l->core_ghz_after = clock_estimate(&c, 0).ghz;
     uint64_t tsc1 = rdtsc_fenced();
     double ns1 = now_ns();
@@ -662,6 +831,12 @@ static void compute_bounds(struct bench_limit *l)
         if (l->best_width < 0 || l->ctr_bound_cpb_width[w][0] <
                                      l->ctr_bound_cpb_width[l->best_width][0])
             l->best_width = w;
+    }
+    for (int k = 0; k < BENCH_LIMIT_KEYS && l->gcm_measured; k++) {
+        l->gcm_bound_gbps[k] = l->core_ghz / l->gcm_bound_cpb[k];
+        /* the same TSC/core ratio as the CTR bound, for consistency */
+        l->gcm_bound_tsc_cpb[k] =
+            l->gcm_bound_cpb[k] * l->tsc_ghz / l->core_ghz;
     }
     if (l->best_width < 0)
         return;
@@ -773,6 +948,21 @@ void bench_limit_print(const struct bench_limit *l, FILE *f)
                 l->core_ghz_max / l->ctr_bound_cpb[0]);
     } else if (l->measured) {
         fprintf(f, "  CTR bound: no AES instructions on this CPU\n");
+    }
+    if (l->gcm_measured) {
+        fprintf(f, "  GCM bound (gcm-enc/gcm-dec), zmm: per 64 blocks 16(NR+1) "
+                   "vaesenc/vaesenclast + 32 vpxorq,\n"
+                   "  56 vpclmulqdq (Karatsuba, 16-block aggregation) + 96 "
+                   "shuffles/XORs; loads, stores, counters ignored\n");
+        fprintf(f, "  %-8s %12s %9s %9s %9s\n", "", "cycles/64bl", "c/B",
+                "TSC c/B", "GB/s");
+        for (int k = 0; k < BENCH_LIMIT_KEYS; k++)
+            fprintf(f, "  %-8s %12.1f %9.4f %9.4f %9.2f\n", kname[k],
+                    l->gcm_iter_cycles[k], l->gcm_bound_cpb[k],
+                    l->gcm_bound_tsc_cpb[k], l->gcm_bound_gbps[k]);
+    } else if (l->measured) {
+        fprintf(f, "  GCM bound: not measured (needs VAES, VPCLMULQDQ and "
+                   "AVX-512)\n");
     }
     fprintf(f, "  memcpy: %.2f GB/s at 16 KiB, %.2f GB/s at 1 MiB\n",
             l->memcpy_gbps_16k, l->memcpy_gbps_1m);

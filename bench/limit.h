@@ -13,6 +13,9 @@
  *     timed by the TSC and CLOCK_MONOTONIC around every measurement;
  *   - from those, a lower bound on cycles/byte for CTR with each key size
  *     (rounds only -- see ctr_bound_cpb) and the implied GB/s;
+ *   - a bound for GCM: the throughput of the instruction mix one GCM
+ *     block needs (AES rounds + GHASH carry-less multiplies + XORs), with
+ *     VAES/VPCLMULQDQ/AVX-512 (see gcm_bound_cpb);
  *   - memcpy bandwidth at 16 KiB and 1 MiB.
  * If an implementation ever beats ctr_bound_gbps at the same clock, the
  * bound is wrong: report it, do not clamp the implementation.
@@ -108,6 +111,16 @@ struct bench_limit {
     double ctr_bound_tsc_cpb[BENCH_LIMIT_KEYS]; /* TSC cycles/byte */
     double ctr_bound_gbps[BENCH_LIMIT_KEYS];    /* at core_ghz; 1 GB = 1e9 B */
     double ctr_bound_cpb_width[BENCH_LIMIT_WIDTHS][BENCH_LIMIT_KEYS];
+    /* The GCM bound (limit.c, gcm_kernel_<nr>): the zmm instruction mix
+     * of GCM blocks -- AES rounds, Karatsuba GHASH multiplies with one
+     * reduction per 16 blocks, their XORs and shuffles -- as independent
+     * streams; needs VAES, VPCLMULQDQ and AVX-512 (gcm_measured = 0
+     * otherwise). */
+    int gcm_measured;
+    double gcm_iter_cycles[BENCH_LIMIT_KEYS];   /* core cycles per 64 blocks */
+    double gcm_bound_cpb[BENCH_LIMIT_KEYS];     /* core cycles/byte */
+    double gcm_bound_tsc_cpb[BENCH_LIMIT_KEYS]; /* TSC cycles/byte */
+    double gcm_bound_gbps[BENCH_LIMIT_KEYS];    /* at core_ghz */
     double memcpy_gbps_16k; /* bytes copied per second / 1e9, median */
     double memcpy_gbps_1m;
     double seconds; /* wall time bench_limit_run() took */

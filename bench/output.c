@@ -133,6 +133,14 @@ void bench_print_header(const struct bench_run *r, FILE *f,
             r->cfg.rounds, r->cfg.round_ms, r->cfg.slack,
             1 + (r->cfg.slack - 1) / 3, 3 * r->cfg.rounds, r->cfg.passes,
             r->cfg.passes == 1 ? "" : "es");
+    if (r->cfg.ops & ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC) |
+                      (1u << OP_GMAC) | (1u << OP_GHASH)))
+        fprintf(f, "gcm:     12-byte IV, 16-byte tag; gcm-enc, gcm-dec: no "
+                   "AAD (gcm-dec verifies the tag);\n"
+                   "         gmac: tag over AAD = the message, no plaintext; "
+                   "ghash: GHASH alone under\n"
+                   "         H = AES_K(0), whole blocks, no length block; "
+                   "GB/s count the message bytes\n");
     if (m->peers_built != NULL)
         fprintf(f, "peers:   built: %s\n",
                 m->peers_built[0] ? m->peers_built : "none");
@@ -223,19 +231,44 @@ static long best_peer(const struct bench_run *r, const struct column *c,
     return best;
 }
 
+/* The bound of op's table, per key index: the AES bound (CTR), the GCM
+ * bound for gcm-enc and gcm-dec, none for gmac and ghash. */
+static int bound_of(const struct bench_bound *b, enum bench_op op,
+                    const double **gbps, const double **cpb_core,
+                    const double **cpb_tsc)
+{
+    if (b == NULL)
+        return 0;
+    if (op == OP_GMAC || op == OP_GHASH)
+        return 0;
+    if (op == OP_GCM_ENC || op == OP_GCM_DEC) {
+        *gbps = b->gcm_gbps;
+        *cpb_core = b->gcm_cpb_core;
+        *cpb_tsc = b->gcm_cpb_tsc;
+        return b->gcm_valid;
+    }
+    *gbps = b->gbps;
+    *cpb_core = b->cpb_core;
+    *cpb_tsc = b->cpb_tsc;
+    return b->valid;
+}
+
 /* Fraction of the bound reached: bound cycles / measured cycles, in the
  * same clock (core cycles when perf gave them, else TSC cycles). */
 double bench_bound_fraction(const struct bench_run *r,
-                            const struct bench_cell *c, size_t size, unsigned k,
+                            const struct bench_cell *c, enum bench_op op,
+                            size_t size, unsigned k,
                             const struct bench_bound *b)
 {
-    if (b == NULL || !b->valid || !c->valid)
+    const double *gbps, *core, *tsc;
+
+    if (!bound_of(b, op, &gbps, &core, &tsc) || !c->valid)
         return -1;
-    if (r->clock.perf_ok && c->core > 0 && b->cpb_core[k] > 0)
-        return b->cpb_core[k] / bench_cell_cpb_core(c, size);
-    if (r->clock.has_tsc && b->cpb_tsc[k] > 0)
-        return b->cpb_tsc[k] / bench_cell_cpb_tsc(r, c, size);
-    return b->gbps[k] > 0 ? bench_cell_gbps(r, c, size) / b->gbps[k] : -1;
+    if (r->clock.perf_ok && c->core > 0 && core[k] > 0)
+        return core[k] / bench_cell_cpb_core(c, size);
+    if (r->clock.has_tsc && tsc[k] > 0)
+        return tsc[k] / bench_cell_cpb_tsc(r, c, size);
+    return gbps[k] > 0 ? bench_cell_gbps(r, c, size) / gbps[k] : -1;
 }
 
 static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
@@ -265,6 +298,7 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
                               unsigned k, const struct bench_bound *b)
 {
     char cell[40], v[32];
+    const double *gb, *core, *tsc;
     int any = 0;
 
     for (size_t x = 0; x < ncols; x++)
@@ -290,14 +324,17 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
         }
         fprintf(f, "\n");
     }
-    if (b != NULL && b->valid) {
-        fprintf(f, "%-*s", NAME_W, "  of AES bound");
+    if (bound_of(b, cols[0].op, &gb, &core, &tsc)) {
+        fprintf(f, "%-*s", NAME_W,
+                bench_op_is_gcm(cols[0].op) ? "  of GCM bound"
+                                            : "  of AES bound");
         for (size_t x = 0; x < ncols; x++) {
             const struct column *col = &cols[x];
             const struct bench_cell *c =
                 bench_cell_at(r, i, col->op, k, col->si);
             double fr =
-                c->valid ? bench_bound_fraction(r, c, col->size, k, b) : -1;
+                c->valid ? bench_bound_fraction(r, c, col->op, col->size, k, b)
+                         : -1;
             if (fr < 0)
                 snprintf(cell, sizeof(cell), "- ");
             else
@@ -309,15 +346,22 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
 }
 
 static void print_bound_row(const struct bench_run *r, FILE *f, unsigned k,
-                            size_t ncols, int cpb, const struct bench_bound *b)
+                            const struct column *cols, size_t ncols, int cpb,
+                            const struct bench_bound *b)
 {
     char v[32], cell[40];
-    double x = !cpb               ? b->gbps[k]
-               : r->clock.perf_ok ? b->cpb_core[k]
-               : r->clock.has_tsc ? b->cpb_tsc[k]
-                                  : -1;
+    const double *gbps, *core, *tsc;
+    double x;
 
-    fprintf(f, "%-*s", NAME_W, "bound (AES insns)");
+    if (!bound_of(b, cols[0].op, &gbps, &core, &tsc))
+        return;
+    x = !cpb               ? gbps[k]
+        : r->clock.perf_ok ? core[k]
+        : r->clock.has_tsc ? tsc[k]
+                           : -1;
+    fprintf(f, "%-*s", NAME_W,
+            bench_op_is_gcm(cols[0].op) ? "bound (GCM insns)"
+                                        : "bound (AES insns)");
     for (size_t c = 0; c < ncols; c++) {
         snprintf(cell, sizeof(cell), "%s ", fmt3(x, v));
         fprintf(f, "%*s", COL_W, cell);
@@ -363,8 +407,8 @@ static void print_columns(const struct bench_run *r, FILE *f,
         if (is_aesir(r->impls[i].impl))
             print_aesir_lines(r, f, i, cols, ncols, k, b);
     }
-    if (b != NULL && b->valid)
-        print_bound_row(r, f, k, ncols, cpb, b);
+    if (ncols > 0)
+        print_bound_row(r, f, k, cols, ncols, cpb, b);
 }
 
 static const char *unit_of(const struct bench_run *r, int cpb)
@@ -477,6 +521,14 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 b->saturated ? ""
                              : " -- NOT saturated: too low a "
                                "rate, the bound is loose");
+    if (b != NULL && b->gcm_valid &&
+        (r->cfg.ops & ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC))))
+        fprintf(f,
+                "bound: GCM (gcm-enc, gcm-dec) from %s, the mix of one "
+                "block\n       (AES rounds + aggregated-GHASH carry-less "
+                "multiplies + XORs; loads, stores, counters not counted); "
+                "no bound for gmac, ghash\n",
+                b->gcm_insn);
     if (noisy > 0)
         fprintf(f,
                 "~ %u cells: fewer than half their rounds were clean in "
@@ -794,6 +846,13 @@ static void json_limit(FILE *f, const struct bench_bound *b)
                 "%.6g, \"cpb_tsc\": %.6g}",
                 k ? ", " : "", bench_key_bits(k), b->gbps[k], b->cpb_core[k],
                 b->cpb_tsc[k]);
+    fprintf(f, "], \"gcm\": [");
+    for (unsigned k = 0; k < BENCH_NKEYS && b->gcm_valid; k++)
+        fprintf(f,
+                "%s{\"key_bits\": %u, \"gbps\": %.6g, \"cpb_core\": "
+                "%.6g, \"cpb_tsc\": %.6g}",
+                k ? ", " : "", bench_key_bits(k), b->gcm_gbps[k],
+                b->gcm_cpb_core[k], b->gcm_cpb_tsc[k]);
     fprintf(f, "]}\n");
 }
 

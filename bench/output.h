@@ -28,6 +28,14 @@ struct bench_bound {
                                      chain (0: not measured): the serial
                                      modes' bound is nr of them a block */
     double memcpy_gbps_16k, memcpy_gbps_1m;
+    /* The GCM bound (gcm-enc, gcm-dec): the instruction mix of one GCM
+     * block (AES rounds, carry-less multiplies, XORs) at its measured
+     * throughput; gcm_valid = 0 when not measured. */
+    int gcm_valid;
+    char gcm_insn[48];
+    double gcm_gbps[BENCH_NKEYS];
+    double gcm_cpb_core[BENCH_NKEYS];
+    double gcm_cpb_tsc[BENCH_NKEYS];
 };
 
 /* What the files say about how the run was made. */
@@ -52,11 +60,14 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                         const struct bench_bound *b);
 void bench_print_keysetup(const struct bench_run *r, FILE *f);
 
-/* bench_bound_fraction -- the fraction of the bound b a cell reaches
- * (1 = at the bound; above 1, the bound is wrong); < 0 when unknown. */
+/* bench_bound_fraction -- the fraction of the bound b a cell of op
+ * reaches (1 = at the bound; above 1, the bound is wrong); < 0 when
+ * unknown or when op has no bound (gmac and ghash: no AES per block; the
+ * GCM ops without a GCM bound). */
 double bench_bound_fraction(const struct bench_run *r,
-                            const struct bench_cell *c, size_t size,
-                            unsigned key_index, const struct bench_bound *b);
+                            const struct bench_cell *c, enum bench_op op,
+                            size_t size, unsigned key_index,
+                            const struct bench_bound *b);
 /* bench_print_notes -- mismatches and failures; nothing when none. */
 void bench_print_notes(const struct bench_run *r, FILE *f);
 

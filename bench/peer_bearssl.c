@@ -37,6 +37,16 @@
  * per-message cost is part of the short-message figures, as it is for a
  * BearSSL user.
  *
+ * GCM (gcm-enc, gcm-dec, gmac, ghash): br_gcm on the row's CTR class and
+ * its GHASH -- x86ni with br_ghash_pclmul (carry-less multiply
+ * instructions), ct64 with br_ghash_ctmul64 (constant-time 64-bit integer
+ * multiplies) -- as BearSSL's SSL engine pairs them. Per message:
+ * br_gcm_reset (12-byte IV), then gcm-enc: the copy, br_gcm_flip,
+ * br_gcm_run, br_gcm_get_tag; gcm-dec: the same with br_gcm_check_tag;
+ * gmac: br_gcm_aad_inject, br_gcm_flip, br_gcm_get_tag; ghash: the GHASH
+ * function alone (br_ghash: y = 0, data zero-padded, no length block)
+ * with the context's H.
+ *
  * Build: header <bearssl.h> (or <bearssl/bearssl.h>), library -lbearssl
  * (Debian: libbearssl-dev; no pkg-config file).
  */
@@ -54,6 +64,7 @@ struct bearssl_backend {
     const br_block_cbcenc_class *(*cbcenc)(void);
     const br_block_cbcdec_class *(*cbcdec)(void);
     const br_block_ctr_class *(*ctr)(void);
+    br_ghash (*ghash)(void); /* 0 when the CPU lacks it */
 };
 
 struct bearssl_ctx {
@@ -62,9 +73,21 @@ struct bearssl_ctx {
         br_aes_gen_cbcdec_keys cbcdec;
         br_aes_gen_ctr_keys ctr;
     } keys;
+    br_gcm_context gcm; /* the GCM ops, on keys.ctr */
+    br_ghash gh;
     enum bench_op op;
     uint8_t iv[16];
 };
+
+static br_ghash bearssl_ctmul64(void)
+{
+    return br_ghash_ctmul64;
+}
+
+static br_ghash bearssl_pclmul(void)
+{
+    return br_ghash_pclmul_get();
+}
 
 static const br_block_cbcenc_class *bearssl_ct64_cbcenc(void)
 {
@@ -110,12 +133,14 @@ static const struct bearssl_backend bearssl_x86ni = {
     bearssl_x86ni_cbcenc,
     bearssl_x86ni_cbcdec,
     bearssl_x86ni_ctr,
+    bearssl_pclmul,
 };
 
 static const struct bearssl_backend bearssl_ct64 = {
     bearssl_ct64_cbcenc,
     bearssl_ct64_cbcdec,
     bearssl_ct64_ctr,
+    bearssl_ctmul64,
 };
 
 static uint32_t bearssl_load32be(const uint8_t *p)
@@ -128,7 +153,8 @@ static int bearssl_supports(enum bench_op op, unsigned key_bits)
 {
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
-    return op == OP_CBC_ENC || op == OP_CBC_DEC || op == OP_CTR;
+    return op == OP_CBC_ENC || op == OP_CBC_DEC || op == OP_CTR ||
+           bench_op_is_gcm(op);
 }
 
 /* bearssl_init_keys -- the key context for op into keys; 0 on success, -1
@@ -171,9 +197,18 @@ static void *bearssl_setup(const struct bearssl_backend *be, enum bench_op op,
     if (c == NULL)
         return NULL;
     memset(c, 0, sizeof(*c));
-    if (bearssl_init_keys(be, &c->keys, op, key, key_bits) != 0) {
+    if (bearssl_init_keys(be, &c->keys, bench_op_is_gcm(op) ? OP_CTR : op, key,
+                          key_bits) != 0) {
         free(c);
         return NULL;
+    }
+    if (bench_op_is_gcm(op)) {
+        c->gh = be->ghash();
+        if (c->gh == 0) {
+            free(c);
+            return NULL;
+        }
+        br_gcm_init(&c->gcm, &c->keys.ctr.vtable, c->gh);
     }
     c->op = op;
     if (iv != NULL)
@@ -223,11 +258,40 @@ static void bearssl_run_ctr(const br_block_ctr_class *const *vt,
     (*vt)->run(vt, iv, cc, data, len);
 }
 
+/* The GCM ops, one message each (see the top of the file). */
+static int bearssl_run_gcm(struct bearssl_ctx *c, uint8_t *out,
+                           const uint8_t *in, size_t len)
+{
+    if (c->op == OP_GHASH) {
+        memset(out, 0, 16);
+        c->gh(out, c->gcm.h, in, len);
+        return 0;
+    }
+    br_gcm_reset(&c->gcm, c->iv, 12);
+    if (c->op == OP_GMAC) {
+        br_gcm_aad_inject(&c->gcm, in, len);
+        br_gcm_flip(&c->gcm);
+        br_gcm_get_tag(&c->gcm, out);
+        return 0;
+    }
+    if (out != in)
+        memcpy(out, in, len);
+    br_gcm_flip(&c->gcm);
+    br_gcm_run(&c->gcm, c->op == OP_GCM_ENC, out, len);
+    if (c->op == OP_GCM_ENC) {
+        br_gcm_get_tag(&c->gcm, out + len);
+        return 0;
+    }
+    return br_gcm_check_tag(&c->gcm, in + len) ? 0 : -1;
+}
+
 static int bearssl_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct bearssl_ctx *c = ctx;
     uint8_t iv[16];
 
+    if (bench_op_is_gcm(c->op))
+        return bearssl_run_gcm(c, out, in, len);
     if (out != in)
         memcpy(out, in, len);
     switch (c->op) {

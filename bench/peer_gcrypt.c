@@ -26,6 +26,9 @@
  * CFB/OFB/CTR position within a block -- then one gcry_cipher_encrypt or
  * gcry_cipher_decrypt. ECB has no IV.
  *
+ * GCM (gcm-enc, gcm-dec, gmac; no public GHASH, so no ghash): see
+ * gc_run_gcm().
+ *
  * Both copies are driven through the same table of entry points: the
  * linked symbols for "gcrypt", dlsym() on the private copy for
  * "gcrypt-nohw". Link with libgcrypt (pkg-config libgcrypt) and -ldl.
@@ -66,6 +69,10 @@ struct gc_api {
                             size_t);
     char *(*get_config)(int, const char *);
     void (*free)(void *);
+    gcry_error_t (*authenticate)(gcry_cipher_hd_t, const void *, size_t);
+    gcry_error_t (*gettag)(gcry_cipher_hd_t, void *, size_t);
+    gcry_error_t (*checktag)(gcry_cipher_hd_t, const void *, size_t);
+    gcry_error_t (*ctl)(gcry_cipher_hd_t, int, void *, size_t);
 };
 
 /* One row: its library copy and the key-setup scratch handles. */
@@ -102,6 +109,10 @@ static int op_mode(enum bench_op op)
         return GCRY_CIPHER_MODE_OFB;
     case OP_CTR:
         return GCRY_CIPHER_MODE_CTR;
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GMAC:
+        return GCRY_CIPHER_MODE_GCM; /* no public GHASH: no ghash */
     default:
         return 0;
     }
@@ -109,7 +120,8 @@ static int op_mode(enum bench_op op)
 
 static int op_decrypts(enum bench_op op)
 {
-    return op == OP_ECB_DEC || op == OP_CBC_DEC || op == OP_CFB128_DEC;
+    return op == OP_ECB_DEC || op == OP_CBC_DEC || op == OP_CFB128_DEC ||
+           op == OP_GCM_DEC;
 }
 
 /* GCRY_CIPHER_AES* of key_bits; 0 when unsupported. */
@@ -140,6 +152,10 @@ static void api_linked(struct gc_api *a)
     a->decrypt = gcry_cipher_decrypt;
     a->get_config = gcry_get_config;
     a->free = gcry_free;
+    a->authenticate = gcry_cipher_authenticate;
+    a->gettag = gcry_cipher_gettag;
+    a->checktag = gcry_cipher_checktag;
+    a->ctl = gcry_cipher_ctl;
 }
 
 /* dlsym into a function pointer without converting between object and
@@ -168,7 +184,11 @@ static int api_dlsym(struct gc_api *a, void *h)
            SYM(h, a->encrypt, "gcry_cipher_encrypt") &&
            SYM(h, a->decrypt, "gcry_cipher_decrypt") &&
            SYM(h, a->get_config, "gcry_get_config") &&
-           SYM(h, a->free, "gcry_free");
+           SYM(h, a->free, "gcry_free") &&
+           SYM(h, a->authenticate, "gcry_cipher_authenticate") &&
+           SYM(h, a->gettag, "gcry_cipher_gettag") &&
+           SYM(h, a->checktag, "gcry_cipher_checktag") &&
+           SYM(h, a->ctl, "gcry_cipher_ctl");
 }
 
 /* The initialisation every libgcrypt application does; no secure memory
@@ -296,11 +316,46 @@ static void *gc_setup(struct gc_row *r, enum bench_op op, const uint8_t *key,
     return x;
 }
 
+/*
+ * GCM, per message: gcry_cipher_setiv with the 12-byte IV (which restarts
+ * GCM), gcry_cipher_final (the next call is the last: any length), then
+ *   gcm-enc: gcry_cipher_encrypt, gcry_cipher_gettag;
+ *   gcm-dec: gcry_cipher_decrypt, gcry_cipher_checktag;
+ *   gmac:    gcry_cipher_authenticate (AAD), gcry_cipher_gettag.
+ */
+static int gc_run_gcm(struct gc_ctx *x, uint8_t *out, const uint8_t *in,
+                      size_t len)
+{
+    const struct gc_api *a = x->api;
+
+    if (a->setiv(x->h, x->iv, 12) != 0)
+        return -1;
+    if (x->op == OP_GMAC)
+        return a->authenticate(x->h, in, len) != 0 ||
+                       a->gettag(x->h, out, 16) != 0
+                   ? -1
+                   : 0;
+    if (a->ctl(x->h, GCRYCTL_FINALIZE, NULL, 0) != 0)
+        return -1;
+    if (x->op == OP_GCM_ENC)
+        return a->encrypt(x->h, out, len, in, len) != 0 ||
+                       a->gettag(x->h, out + len, 16) != 0
+                   ? -1
+                   : 0;
+    return a->decrypt(x->h, out, len, in, len) != 0 ||
+                   a->checktag(x->h, in + len, 16) != 0
+               ? -1
+               : 0;
+}
+
 static int gc_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct gc_ctx *x = p;
     const struct gc_api *a = x->api;
     gcry_error_t err = 0;
+
+    if (bench_op_is_gcm(x->op))
+        return gc_run_gcm(x, out, in, len);
 
     /* A new packet: restart at the IV (counter block) given at setup. */
     switch (x->op) {

@@ -16,6 +16,13 @@
  * decryption, mbedtls_aes_setkey_enc() for everything else (CFB, OFB and
  * CTR use the forward cipher in both directions).
  *
+ * GCM (MBEDTLS_GCM_C; no public GHASH, so no ghash): mbedtls_gcm_setkey
+ * once per context; per message one mbedtls_gcm_crypt_and_tag (12-byte
+ * IV, no AAD, 16-byte tag), one mbedtls_gcm_auth_decrypt (which checks
+ * the tag), or for gmac one mbedtls_gcm_crypt_and_tag of an empty message
+ * with the data as AAD. With AES-NI present, 2.28 also multiplies with
+ * PCLMULQDQ (one block at a time, mbedtls_aesni_gcm_mult).
+ *
  * CTR: Mbed TLS increments the whole 16-byte nonce_counter block as one
  * big-endian number (128-bit counter), as aesir does; any length.
  *
@@ -32,6 +39,7 @@
 #include "bench.h"
 
 #include <mbedtls/aes.h>
+#include <mbedtls/gcm.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +47,7 @@
 struct mbed_ctx {
     mbedtls_aes_context aes; /* must not move after setkey: it points into
                                 itself */
+    mbedtls_gcm_context gcm; /* the GCM ops */
     enum bench_op op;
     unsigned char iv[16];
 };
@@ -74,6 +83,12 @@ static int mbed_supports(enum bench_op op, unsigned key_bits)
     case OP_CTR:
         return 1;
 #endif
+#ifdef MBEDTLS_GCM_C
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GMAC:
+        return 1;
+#endif
     default:
         return 0;
     }
@@ -101,7 +116,15 @@ static void *mbed_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
         return NULL;
     memset(c, 0, sizeof(*c));
     mbedtls_aes_init(&c->aes);
-    if (mbed_key(&c->aes, op, key, key_bits) != 0) {
+    mbedtls_gcm_init(&c->gcm);
+    if (bench_op_is_gcm(op)) {
+        if (mbedtls_gcm_setkey(&c->gcm, MBEDTLS_CIPHER_ID_AES, key, key_bits) !=
+            0) {
+            mbedtls_gcm_free(&c->gcm);
+            free(c);
+            return NULL;
+        }
+    } else if (mbed_key(&c->aes, op, key, key_bits) != 0) {
         mbedtls_aes_free(&c->aes);
         free(c);
         return NULL;
@@ -126,6 +149,30 @@ static int mbed_ecb(mbedtls_aes_context *aes, int mode, uint8_t *out,
     return 0;
 }
 
+/* The GCM ops, one message each (see the top of the file). */
+static int mbed_run_gcm(struct mbed_ctx *c, uint8_t *out, const uint8_t *in,
+                        size_t len)
+{
+    switch (c->op) {
+    case OP_GCM_ENC:
+        return mbedtls_gcm_crypt_and_tag(&c->gcm, MBEDTLS_GCM_ENCRYPT, len,
+                                         c->iv, 12, NULL, 0, in, out, 16,
+                                         out + len) == 0
+                   ? 0
+                   : -1;
+    case OP_GCM_DEC:
+        return mbedtls_gcm_auth_decrypt(&c->gcm, len, c->iv, 12, NULL, 0,
+                                        in + len, 16, in, out) == 0
+                   ? 0
+                   : -1;
+    default: /* OP_GMAC */
+        return mbedtls_gcm_crypt_and_tag(&c->gcm, MBEDTLS_GCM_ENCRYPT, 0, c->iv,
+                                         12, in, len, NULL, NULL, 16, out) == 0
+                   ? 0
+                   : -1;
+    }
+}
+
 static int mbed_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct mbed_ctx *c = ctx;
@@ -133,6 +180,8 @@ static int mbed_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     unsigned char iv[16];
     int r;
 
+    if (bench_op_is_gcm(c->op))
+        return mbed_run_gcm(c, out, in, len);
     memcpy(iv, c->iv, 16);
     switch (c->op) {
     case OP_ECB_ENC:
@@ -188,6 +237,7 @@ static void mbed_release(void *ctx)
     if (c == NULL)
         return;
     mbedtls_aes_free(&c->aes);
+    mbedtls_gcm_free(&c->gcm);
     memset(c, 0, sizeof(*c));
     free(c);
 }

@@ -18,6 +18,14 @@
  *
  * Nettle has no OFB mode: OP_OFB is not supported.
  *
+ * GCM: the AES-specialised gcm_aes<N>_* functions (the key's H table and
+ * the cipher in one context). Per message: gcm_aes<N>_set_iv (12 bytes),
+ * then gcm-enc: gcm_aes<N>_encrypt and _digest; gcm-dec: _decrypt, _digest
+ * and memeql_sec against the tag (Nettle leaves the comparison to the
+ * caller); gmac: _update (AAD) and _digest; ghash: _update alone -- GHASH
+ * of the AAD from Y = 0 -- and the context's Y (gcm_ctx.x), which is
+ * GHASH without a length block.
+ *
  * Link with nettle (pkg-config nettle).
  */
 #include <stdio.h>
@@ -28,6 +36,8 @@
 #include <nettle/cbc.h>
 #include <nettle/cfb.h>
 #include <nettle/ctr.h>
+#include <nettle/gcm.h>
+#include <nettle/memops.h>
 #include <nettle/version.h>
 
 #include "bench.h"
@@ -38,8 +48,15 @@ union nettle_aes {
     struct aes256_ctx a256;
 };
 
+union nettle_gcm {
+    struct gcm_aes128_ctx g128;
+    struct gcm_aes192_ctx g192;
+    struct gcm_aes256_ctx g256;
+};
+
 struct nettle_ctx {
     union nettle_aes k;
+    union nettle_gcm g; /* the GCM ops */
     enum bench_op op;
     unsigned key_bits;
     nettle_cipher_func *encrypt; /* aes<N>_encrypt, for the mode helpers */
@@ -77,8 +94,59 @@ static int nettle_supports(enum bench_op op, unsigned key_bits)
     case OP_CFB128_ENC:
     case OP_CFB128_DEC:
     case OP_CTR:
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GMAC:
+    case OP_GHASH:
         return 1;
     default:
+        return 0;
+    }
+}
+
+/* NETTLE_GCM(x, f, ...) -- gcm_aes<N>_f on x's GCM context. */
+#define NETTLE_GCM(x, f, ...)                                                  \
+    ((x)->key_bits == 128   ? gcm_aes128_##f(&(x)->g.g128, __VA_ARGS__)        \
+     : (x)->key_bits == 192 ? gcm_aes192_##f(&(x)->g.g192, __VA_ARGS__)        \
+                            : gcm_aes256_##f(&(x)->g.g256, __VA_ARGS__))
+
+static void nettle_gcm_key(struct nettle_ctx *x, const uint8_t *key)
+{
+    if (x->key_bits == 128)
+        gcm_aes128_set_key(&x->g.g128, key);
+    else if (x->key_bits == 192)
+        gcm_aes192_set_key(&x->g.g192, key);
+    else
+        gcm_aes256_set_key(&x->g.g256, key);
+}
+
+/* The GCM ops, one message each (see the top of the file). */
+static int nettle_gcm_run(struct nettle_ctx *x, uint8_t *out, const uint8_t *in,
+                          size_t len)
+{
+    uint8_t tag[16];
+
+    NETTLE_GCM(x, set_iv, 12, x->iv);
+    switch (x->op) {
+    case OP_GCM_ENC:
+        NETTLE_GCM(x, encrypt, len, out, in);
+        NETTLE_GCM(x, digest, 16, out + len);
+        return 0;
+    case OP_GCM_DEC:
+        NETTLE_GCM(x, decrypt, len, out, in);
+        NETTLE_GCM(x, digest, 16, tag);
+        return memeql_sec(tag, in + len, 16) ? 0 : -1;
+    case OP_GMAC:
+        NETTLE_GCM(x, update, len, in);
+        NETTLE_GCM(x, digest, 16, out);
+        return 0;
+    default: /* OP_GHASH */
+        NETTLE_GCM(x, update, len, in);
+        memcpy(out,
+               x->key_bits == 128   ? x->g.g128.gcm.x.b
+               : x->key_bits == 192 ? x->g.g192.gcm.x.b
+                                    : x->g.g256.gcm.x.b,
+               16);
         return 0;
     }
 }
@@ -134,6 +202,10 @@ static void *nettle_setup(enum bench_op op, const uint8_t *key,
     x->key_bits = key_bits;
     if (iv != NULL)
         memcpy(x->iv, iv, 16);
+    if (bench_op_is_gcm(op)) {
+        nettle_gcm_key(x, key);
+        return x;
+    }
     if (set_key(&x->k, op, key, key_bits, &x->encrypt, &x->decrypt) != 0) {
         free(x);
         return NULL;
@@ -189,6 +261,8 @@ static int nettle_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
     const struct nettle_ctx *x = p;
     uint8_t v[16];
 
+    if (bench_op_is_gcm(x->op))
+        return nettle_gcm_run(p, out, in, len);
     /* A new packet: the mode functions advance v, the setup IV stays. */
     memcpy(v, x->iv, 16);
     switch (x->op) {

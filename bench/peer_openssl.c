@@ -33,6 +33,9 @@
  * these modes and lengths. Ciphers are fetched once (EVP_CIPHER_fetch), as
  * OpenSSL 3 recommends for repeated use.
  *
+ * GCM (gcm-enc, gcm-dec, gmac; OpenSSL has no public GHASH, so no
+ * ghash): the EVP AEAD calls, see evp_run_gcm().
+ *
  * Both copies are driven through the same table of EVP entry points:
  * the linked symbols for "openssl", dlsym() on the private copy for
  * "openssl-noaesni". Link with libcrypto (pkg-config libcrypto) and -ldl.
@@ -68,7 +71,7 @@
 /* The masked copy must be at least this many times slower on CTR. */
 #define NOAESNI_MIN_SLOWDOWN 2.0
 
-enum { MODE_ECB, MODE_CBC, MODE_CFB, MODE_OFB, MODE_CTR, MODE_COUNT };
+enum { MODE_ECB, MODE_CBC, MODE_CFB, MODE_OFB, MODE_CTR, MODE_GCM, MODE_COUNT };
 
 /* The EVP entry points a row uses, from one copy of libcrypto. */
 struct evp_api {
@@ -80,6 +83,8 @@ struct evp_api {
     int (*update)(EVP_CIPHER_CTX *, unsigned char *, int *,
                   const unsigned char *, int);
     int (*set_padding)(EVP_CIPHER_CTX *, int);
+    int (*final)(EVP_CIPHER_CTX *, unsigned char *, int *);
+    int (*ctrl)(EVP_CIPHER_CTX *, int, int, void *);
 };
 
 /* One row: its library copy, fetched ciphers, key-setup scratch. */
@@ -94,6 +99,7 @@ struct evp_row {
 struct evp_ctx {
     const struct evp_api *api;
     EVP_CIPHER_CTX *c;
+    enum bench_op op;
     int has_iv;
     uint8_t iv[16];
 };
@@ -117,6 +123,10 @@ static int op_mode(enum bench_op op)
         return MODE_OFB;
     case OP_CTR:
         return MODE_CTR;
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GMAC:
+        return MODE_GCM; /* no public GHASH: ghash not claimed */
     default:
         return -1;
     }
@@ -125,7 +135,8 @@ static int op_mode(enum bench_op op)
 /* 1 to encrypt, 0 to decrypt (EVP's enc argument). */
 static int op_encrypts(enum bench_op op)
 {
-    return op != OP_ECB_DEC && op != OP_CBC_DEC && op != OP_CFB128_DEC;
+    return op != OP_ECB_DEC && op != OP_CBC_DEC && op != OP_CFB128_DEC &&
+           op != OP_GCM_DEC;
 }
 
 /* 0, 1, 2 for 128, 192, 256 bits; -1 otherwise. */
@@ -151,6 +162,8 @@ static void api_linked(struct evp_api *a)
     a->init = EVP_CipherInit_ex;
     a->update = EVP_CipherUpdate;
     a->set_padding = EVP_CIPHER_CTX_set_padding;
+    a->final = EVP_CipherFinal_ex;
+    a->ctrl = EVP_CIPHER_CTX_ctrl;
 }
 
 /* dlsym into a function pointer without converting between object and
@@ -174,13 +187,15 @@ static int api_dlsym(struct evp_api *a, void *h)
            SYM(h, a->ctx_free, "EVP_CIPHER_CTX_free") &&
            SYM(h, a->init, "EVP_CipherInit_ex") &&
            SYM(h, a->update, "EVP_CipherUpdate") &&
-           SYM(h, a->set_padding, "EVP_CIPHER_CTX_set_padding");
+           SYM(h, a->set_padding, "EVP_CIPHER_CTX_set_padding") &&
+           SYM(h, a->final, "EVP_CipherFinal_ex") &&
+           SYM(h, a->ctrl, "EVP_CIPHER_CTX_ctrl");
 }
 
 static int fetch_ciphers(struct evp_row *r)
 {
     static const char *const mode_name[MODE_COUNT] = {"ECB", "CBC", "CFB",
-                                                      "OFB", "CTR"};
+                                                      "OFB", "CTR", "GCM"};
     static const unsigned bits[3] = {128, 192, 256};
     char name[32];
 
@@ -374,7 +389,8 @@ static void *evp_setup(struct evp_row *r, enum bench_op op, const uint8_t *key,
     if (x == NULL)
         return NULL;
     x->api = &r->api;
-    x->has_iv = m != MODE_ECB;
+    x->op = op;
+    x->has_iv = m != MODE_ECB; /* GCM: the first 12 bytes (the default) */
     if (iv != NULL)
         memcpy(x->iv, iv, 16);
     x->c = r->api.ctx_new();
@@ -388,6 +404,45 @@ static void *evp_setup(struct evp_row *r, enum bench_op op, const uint8_t *key,
     return x;
 }
 
+/*
+ * GCM, per message: the IV re-loaded (which restarts GCM), then
+ *   gcm-enc: EVP_CipherUpdate, EVP_CipherFinal_ex, EVP_CTRL_AEAD_GET_TAG;
+ *   gcm-dec: EVP_CTRL_AEAD_SET_TAG, EVP_CipherUpdate, EVP_CipherFinal_ex
+ *            (which fails when the tag does not verify);
+ *   gmac:    EVP_CipherUpdate with a NULL output (AAD), Final, GET_TAG.
+ */
+static int evp_run_gcm(struct evp_ctx *x, uint8_t *out, const uint8_t *in,
+                       size_t len)
+{
+    const struct evp_api *a = x->api;
+    uint8_t tag[16];
+    int n = 0, m = 0;
+
+    if (!a->init(x->c, NULL, NULL, NULL, x->iv, -1))
+        return -1;
+    switch (x->op) {
+    case OP_GCM_ENC:
+        if (len > 0 && !a->update(x->c, out, &n, in, (int)len))
+            return -1;
+        if (!a->final(x->c, out + n, &m))
+            return -1;
+        return a->ctrl(x->c, EVP_CTRL_AEAD_GET_TAG, 16, out + len) ? 0 : -1;
+    case OP_GCM_DEC:
+        memcpy(tag, in + len, 16);
+        if (!a->ctrl(x->c, EVP_CTRL_AEAD_SET_TAG, 16, tag))
+            return -1;
+        if (len > 0 && !a->update(x->c, out, &n, in, (int)len))
+            return -1;
+        return a->final(x->c, out + n, &m) > 0 ? 0 : -1;
+    default: /* OP_GMAC */
+        if (len > 0 && !a->update(x->c, NULL, &n, in, (int)len))
+            return -1;
+        if (!a->final(x->c, tag, &m))
+            return -1;
+        return a->ctrl(x->c, EVP_CTRL_AEAD_GET_TAG, 16, out) ? 0 : -1;
+    }
+}
+
 static int evp_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct evp_ctx *x = p;
@@ -395,6 +450,8 @@ static int evp_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
 
     if (len > INT_MAX)
         return -1;
+    if (bench_op_is_gcm(x->op))
+        return evp_run_gcm(x, out, in, len);
     /* A new packet: the IV given at setup, counter/feedback position
      * reset; key and direction (-1) unchanged. */
     if (x->has_iv && !x->api->init(x->c, NULL, NULL, NULL, x->iv, -1))

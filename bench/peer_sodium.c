@@ -2,22 +2,35 @@
  * peer_sodium.c -- libsodium as one row, "sodium".
  *
  * libsodium's only AES is AES-256-GCM (crypto_aead_aes256gcm_*, AES-NI
- * and PCLMULQDQ required), and aesir has no GCM operation yet: supports()
- * is 0 for every operation in bench.h, so the row is registered but never
- * timed. It is here so that probe() reports honestly whether libsodium's
- * AES-256-GCM can run on this CPU, and so that a GCM operation, when a
- * later issue adds one to bench.h, only needs supports(), setup() and
- * run() filled in (crypto_aead_aes256gcm_beforenm once per key, then
- * crypto_aead_aes256gcm_encrypt_afternm per message with the nonce given
- * at setup).
+ * and PCLMULQDQ required; probe() says when the CPU lacks them), so the
+ * row has gcm-enc, gcm-dec and gmac with 256-bit keys and nothing else
+ * (no public GHASH: no ghash).
+ *
+ * The key is expanded once per context (crypto_aead_aes256gcm_beforenm
+ * into a crypto_aead_aes256gcm_state, which wants 16-byte alignment);
+ * per message, the _afternm detached calls with the 12-byte nonce given
+ * at setup:
+ *   gcm-enc: crypto_aead_aes256gcm_encrypt_detached_afternm (ciphertext,
+ *            then the tag written after it);
+ *   gcm-dec: crypto_aead_aes256gcm_decrypt_detached_afternm (-1 when the
+ *            tag does not verify);
+ *   gmac:    the encryption of an empty message with the data as AAD.
  *
  * Link with libsodium (pkg-config libsodium).
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <sodium.h>
 
 #include "bench.h"
+
+struct sodium_ctx {
+    crypto_aead_aes256gcm_state st; /* first: aligned_alloc(64) */
+    enum bench_op op;
+    uint8_t npub[crypto_aead_aes256gcm_NPUBBYTES];
+};
 
 static int sodium_probe(void)
 {
@@ -33,36 +46,57 @@ static int sodium_probe(void)
     return 1;
 }
 
-/* No operation of bench.h is one libsodium has (it has only GCM). */
 static int sodium_supports(enum bench_op op, unsigned key_bits)
 {
-    (void)op;
-    (void)key_bits;
-    return 0;
+    return key_bits == 256 &&
+           (op == OP_GCM_ENC || op == OP_GCM_DEC || op == OP_GMAC);
+}
+
+static void sodium_release(void *ctx)
+{
+    if (ctx != NULL)
+        sodium_memzero(ctx, sizeof(struct sodium_ctx));
+    free(ctx);
 }
 
 static void *sodium_setup(enum bench_op op, const uint8_t *key,
                           unsigned key_bits, const uint8_t iv[16])
 {
-    (void)op;
-    (void)key;
-    (void)key_bits;
-    (void)iv;
-    return NULL;
+    struct sodium_ctx *x;
+    size_t size = (sizeof(*x) + 63) / 64 * 64;
+
+    if (!sodium_supports(op, key_bits))
+        return NULL;
+    x = aligned_alloc(64, size);
+    if (x == NULL)
+        return NULL;
+    memset(x, 0, size);
+    x->op = op;
+    memcpy(x->npub, iv, sizeof(x->npub));
+    if (crypto_aead_aes256gcm_beforenm(&x->st, key) != 0) {
+        sodium_release(x);
+        return NULL;
+    }
+    return x;
 }
 
 static int sodium_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
-    (void)ctx;
-    (void)out;
-    (void)in;
-    (void)len;
-    return -1;
-}
+    const struct sodium_ctx *x = ctx;
+    unsigned long long maclen;
+    uint8_t none[1]; /* the (empty) ciphertext of gmac */
 
-static void sodium_release(void *ctx)
-{
-    (void)ctx;
+    switch (x->op) {
+    case OP_GCM_ENC:
+        return crypto_aead_aes256gcm_encrypt_detached_afternm(
+            out, out + len, &maclen, in, len, NULL, 0, NULL, x->npub, &x->st);
+    case OP_GCM_DEC:
+        return crypto_aead_aes256gcm_decrypt_detached_afternm(
+            out, NULL, in, len, in + len, NULL, 0, x->npub, &x->st);
+    default: /* OP_GMAC */
+        return crypto_aead_aes256gcm_encrypt_detached_afternm(
+            none, out, &maclen, in, 0, in, len, NULL, x->npub, &x->st);
+    }
 }
 
 static const struct bench_impl impl_sodium = {

@@ -46,6 +46,12 @@ void bench_register_all(bench_add_fn add)
 #ifdef BENCH_HAVE_MBEDTLS
     bench_register_mbedtls(add);
 #endif
+#ifdef BENCH_HAVE_BORINGSSL
+    bench_register_boringssl(add);
+#endif
+#ifdef BENCH_HAVE_AWSLC
+    bench_register_awslc(add);
+#endif
 }
 
 const char *bench_peers_built(void)

@@ -1,7 +1,7 @@
 /*
  * aesir_cli.c -- the `aesir` tool's command line and environment checks
  * (see aesir_cli.h). The value parsers are tools/args.c's and the list
- * parsers bench/harness.c's, shared with aesir-bench.
+ * parsers bench/options.c's, shared with aesir-bench.
  */
 #include "aesir_cli.h"
 

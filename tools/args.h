@@ -1,7 +1,7 @@
 /*
  * args.h -- strict parsing of command-line values, shared by the `aesir`
  * tool (tools/aesir_cli.c) and aesir-bench (bench/bench_cli.c, and the
- * list parsers of bench/harness.c).
+ * list parsers of bench/options.c).
  *
  * A value is accepted only when the whole string is consumed: no sign, no
  * space, no trailing letters, no fraction where a whole number is wanted,

@@ -1,0 +1,241 @@
+/*
+ * peer_bssl_api.h -- the adapter shared by BoringSSL (peer_boringssl.c)
+ * and AWS-LC (peer_awslc.c): AWS-LC is a fork of BoringSSL and keeps its
+ * API, so one body of code drives both; each .c file compiles it against
+ * its own library's headers, with its own symbol prefix (bench/
+ * CMakeLists.txt passes -DBORINGSSL_PREFIX=..., which makes the headers
+ * rename every call to the prefixed symbol of that build, so neither
+ * collides with the system libcrypto of the openssl peer or with the
+ * other one).
+ *
+ * Before including it, the .c file defines
+ *     BSSL_ROW       the row's name ("boringssl", "aws-lc")
+ *     BSSL_REGISTER  its registration function (bench.h)
+ *
+ * The fastest API each library offers, per op:
+ *   gcm-enc, gcm-dec, gmac: EVP_AEAD (EVP_aead_aes_<N>_gcm), the key and
+ *     the hash-key powers set up once (EVP_AEAD_CTX_init, 16-byte tag);
+ *     per message one EVP_AEAD_CTX_seal (ciphertext || tag, exactly the
+ *     benchmark's layout), one EVP_AEAD_CTX_open (which verifies), or for
+ *     gmac one seal of an empty message with the data as AAD. This is the
+ *     path of the VAES/AVX-512 and VAES/AVX2 GCM kernels (Biggers, in
+ *     BoringSSL; AWS-LC has its own AVX-512 code) when the CPU has them.
+ *     No public GHASH: no ghash.
+ *   ecb-*, cbc-*, ofb, ctr: EVP_CIPHER (EVP_aes_<N>_<mode>): the key set
+ *     once, per message EVP_CipherInit_ex with only the IV (not for ECB),
+ *     then one EVP_CipherUpdate, as in peer_openssl.c. CTR: the 128-bit
+ *     counter (a carry out of the low 32 bits goes into the upper 96).
+ *     CFB is left out: BoringSSL has it only in libdecrepit.
+ */
+#ifndef AESIR_BENCH_PEER_BSSL_API_H
+#define AESIR_BENCH_PEER_BSSL_API_H
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/aead.h>
+#include <openssl/cipher.h>
+#include <openssl/crypto.h>
+
+#include "bench.h"
+
+struct bssl_ctx {
+    enum bench_op op;
+    EVP_AEAD_CTX aead; /* the GCM ops */
+    EVP_CIPHER_CTX *c; /* the others */
+    int has_iv;
+    uint8_t iv[16];
+};
+
+/* Key-setup scratch: one context per op and key size, made on first use. */
+static EVP_CIPHER_CTX *bssl_scratch[OP_COUNT][3];
+
+static int bssl_key_index(unsigned key_bits)
+{
+    return key_bits == 128 ? 0 : key_bits == 192 ? 1 : key_bits == 256 ? 2 : -1;
+}
+
+/* The EVP_CIPHER of a non-GCM op, or NULL. */
+static const EVP_CIPHER *bssl_cipher(enum bench_op op, unsigned key_bits)
+{
+    int k = bssl_key_index(key_bits);
+
+    if (k < 0)
+        return NULL;
+    switch (op) {
+    case OP_ECB_ENC:
+    case OP_ECB_DEC:
+        return k == 0   ? EVP_aes_128_ecb()
+               : k == 1 ? EVP_aes_192_ecb()
+                        : EVP_aes_256_ecb();
+    case OP_CBC_ENC:
+    case OP_CBC_DEC:
+        return k == 0   ? EVP_aes_128_cbc()
+               : k == 1 ? EVP_aes_192_cbc()
+                        : EVP_aes_256_cbc();
+    case OP_OFB:
+        return k == 0   ? EVP_aes_128_ofb()
+               : k == 1 ? EVP_aes_192_ofb()
+                        : EVP_aes_256_ofb();
+    case OP_CTR:
+        return k == 0   ? EVP_aes_128_ctr()
+               : k == 1 ? EVP_aes_192_ctr()
+                        : EVP_aes_256_ctr();
+    default:
+        return NULL;
+    }
+}
+
+/* The EVP_AEAD of a GCM op (not ghash), or NULL. */
+static const EVP_AEAD *bssl_aead(enum bench_op op, unsigned key_bits)
+{
+    int k = bssl_key_index(key_bits);
+
+    if (k < 0 || (op != OP_GCM_ENC && op != OP_GCM_DEC && op != OP_GMAC))
+        return NULL;
+    return k == 0   ? EVP_aead_aes_128_gcm()
+           : k == 1 ? EVP_aead_aes_192_gcm()
+                    : EVP_aead_aes_256_gcm();
+}
+
+static int bssl_encrypts(enum bench_op op)
+{
+    return op != OP_ECB_DEC && op != OP_CBC_DEC;
+}
+
+static int bssl_probe(void)
+{
+    return 1;
+}
+
+static int bssl_supports(enum bench_op op, unsigned key_bits)
+{
+    return bssl_cipher(op, key_bits) != NULL || bssl_aead(op, key_bits) != NULL;
+}
+
+static void bssl_release(void *p)
+{
+    struct bssl_ctx *x = p;
+
+    if (x == NULL)
+        return;
+    if (x->c != NULL)
+        EVP_CIPHER_CTX_free(x->c);
+    else
+        EVP_AEAD_CTX_cleanup(&x->aead);
+    OPENSSL_cleanse(x, sizeof(*x));
+    free(x);
+}
+
+static void *bssl_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
+                        const uint8_t iv[16])
+{
+    const EVP_CIPHER *cipher = bssl_cipher(op, key_bits);
+    const EVP_AEAD *aead = bssl_aead(op, key_bits);
+    struct bssl_ctx *x;
+
+    if (cipher == NULL && aead == NULL)
+        return NULL;
+    x = calloc(1, sizeof(*x));
+    if (x == NULL)
+        return NULL;
+    x->op = op;
+    memcpy(x->iv, iv, 16);
+    if (aead != NULL) {
+        EVP_AEAD_CTX_zero(&x->aead);
+        if (!EVP_AEAD_CTX_init(&x->aead, aead, key, key_bits / 8, 16, NULL)) {
+            free(x);
+            return NULL;
+        }
+        return x;
+    }
+    x->has_iv = op != OP_ECB_ENC && op != OP_ECB_DEC;
+    x->c = EVP_CIPHER_CTX_new();
+    if (x->c == NULL ||
+        !EVP_CipherInit_ex(x->c, cipher, NULL, key, x->has_iv ? x->iv : NULL,
+                           bssl_encrypts(op)) ||
+        !EVP_CIPHER_CTX_set_padding(x->c, 0)) {
+        bssl_release(x); /* the AEAD context is zero: nothing to clean */
+        return NULL;
+    }
+    return x;
+}
+
+static int bssl_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
+{
+    struct bssl_ctx *x = p;
+    size_t n = 0;
+    int m = 0;
+
+    switch (x->op) {
+    case OP_GCM_ENC:
+        return EVP_AEAD_CTX_seal(&x->aead, out, &n, len + 16, x->iv, 12, in,
+                                 len, NULL, 0)
+                   ? 0
+                   : -1;
+    case OP_GCM_DEC:
+        return EVP_AEAD_CTX_open(&x->aead, out, &n, len, x->iv, 12, in,
+                                 len + 16, NULL, 0)
+                   ? 0
+                   : -1;
+    case OP_GMAC:
+        return EVP_AEAD_CTX_seal(&x->aead, out, &n, 16, x->iv, 12, in, 0, in,
+                                 len)
+                   ? 0
+                   : -1;
+    default:
+        break;
+    }
+    if (len > INT_MAX)
+        return -1;
+    /* A new packet: the IV given at setup; key and direction unchanged. */
+    if (x->has_iv && !EVP_CipherInit_ex(x->c, NULL, NULL, NULL, x->iv, -1))
+        return -1;
+    return EVP_CipherUpdate(x->c, out, &m, in, (int)len) && (size_t)m == len
+               ? 0
+               : -1;
+}
+
+/* Key setup alone: re-keying a context already set up for op's cipher
+ * and direction (the non-GCM ops; the harness asks for no other). */
+static int bssl_keysetup(enum bench_op op, const uint8_t *key,
+                         unsigned key_bits)
+{
+    const EVP_CIPHER *cipher = bssl_cipher(op, key_bits);
+    EVP_CIPHER_CTX **s;
+
+    if (cipher == NULL)
+        return -1;
+    s = &bssl_scratch[op][bssl_key_index(key_bits)];
+    if (*s == NULL) {
+        *s = EVP_CIPHER_CTX_new();
+        if (*s == NULL)
+            return -1;
+        if (!EVP_CipherInit_ex(*s, cipher, NULL, NULL, NULL,
+                               bssl_encrypts(op))) {
+            EVP_CIPHER_CTX_free(*s);
+            *s = NULL;
+            return -1;
+        }
+    }
+    return EVP_CipherInit_ex(*s, NULL, NULL, key, NULL, -1) ? 0 : -1;
+}
+
+static const struct bench_impl bssl_impl = {
+    .name = BSSL_ROW,
+    .group = "peer",
+    .probe = bssl_probe,
+    .supports = bssl_supports,
+    .setup = bssl_setup,
+    .run = bssl_run,
+    .release = bssl_release,
+    .keysetup = bssl_keysetup,
+};
+
+void BSSL_REGISTER(bench_add_fn add)
+{
+    add(&bssl_impl);
+}
+
+#endif /* AESIR_BENCH_PEER_BSSL_API_H */
