@@ -10,6 +10,11 @@
  * aesir_ofb_crypt, aesir_ctr_crypt with a 128-bit counter), so argument
  * checks and the mode layer are part of the figure.
  *
+ * GCM (gcm-enc, gcm-dec, gmac): an aesir_gcm_key with the row's AES
+ * engine and the default GHASH engine, set up once; one aesir_gcm_seal,
+ * aesir_gcm_open or aesir_gmac per message, 12-byte IV, 16-byte tag. No
+ * ghash row: the API has no GHASH-alone call (GMAC is its public face).
+ *
  * Multi-buffer CBC encryption (the mb-cbc-enc-N ops): one call of
  * aesir_cbc_encrypt_many() (mb-cbc-mac-N: aesir_cbc_mac_many(), the MACs
  * copied out of the jobs after) on N jobs, each with its own key context (all
@@ -40,6 +45,7 @@
 
 struct aesir_bench_ctx {
     aesir_aes key; /* 64-byte aligned: the context is from aligned_alloc */
+    aesir_gcm_key *gkey; /* GCM ops: the row's AES engine, default GHASH */
     uint8_t iv[16];
     enum bench_op op;
     /* multi-buffer ops: message j's key (key is message 0's) and IV */
@@ -70,17 +76,10 @@ static int aesir_bench_supports(enum bench_op op, unsigned key_bits)
     case OP_OFB:
     case OP_CTR:
         return 1;
-    /*
-     * The GCM ops (bench.h: gcm-enc, gcm-dec, gmac, ghash): not yet --
-     * aesir has no GCM API. When aesir_gcm_seal/aesir_gcm_open land,
-     * claim them here and give setup()/run() a GCM path: setup() keys a
-     * GCM context (12-byte IV = iv[0..12)), run() is one seal (out =
-     * ciphertext || 16-byte tag, no AAD), one open (in = ciphertext ||
-     * tag; non-zero when the tag does not verify), one seal of an empty
-     * message with in as AAD (gmac: out = tag), or GHASH alone (ghash:
-     * Y over whole blocks from 0, H = AES_K(0), no length block).
-     * verify.c checks them against gcm_ref.c like every peer.
-     */
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GMAC:
+        return 1; /* ghash: no public GHASH-alone call (GMAC is the API) */
     default:
         return 0;
     }
@@ -157,6 +156,17 @@ static void *setup_named(const char *engine, enum bench_op op,
         return NULL;
     memset(c, 0, sizeof(*c));
     c->op = op;
+    memcpy(c->iv, iv, 16);
+    if (bench_op_is_gcm(op)) {
+        c->gkey = aligned_alloc(64, sizeof(aesir_gcm_key));
+        if (c->gkey == NULL || aesir_gcm_init_ex(c->gkey, key, key_bits / 8,
+                                                 engine, NULL, 0) != AESIR_OK) {
+            free(c->gkey);
+            free(c);
+            return NULL;
+        }
+        return c;
+    }
     if (bench_op_is_mb(op)) {
         bench_mb_key(key, key_bits, 0, k0);
         key = k0;
@@ -183,6 +193,7 @@ static void *setup_engine(size_t i, enum bench_op op, const uint8_t *key,
 /* Scratch key context for the key-setups-per-second figure. */
 /* at a 64-byte boundary, as aesir.h advises for key setup speed */
 static _Alignas(64) aesir_aes keysetup_scratch;
+static _Alignas(64) aesir_gcm_key keysetup_gcm_scratch;
 
 /* One key setup, as a program holding its engine's name makes it: one
  * tail call. (Fetching the name from the library per key and keeping
@@ -192,6 +203,9 @@ static _Alignas(64) aesir_aes keysetup_scratch;
 static int keysetup_engine(size_t i, enum bench_op op, const uint8_t *key,
                            unsigned key_bits)
 {
+    if (bench_op_is_gcm(op)) /* the schedule and the hash-key powers */
+        return aesir_gcm_init_ex(&keysetup_gcm_scratch, key, key_bits / 8,
+                                 slot_engine[i], NULL, 0);
     return aesir_aes_init_ex(&keysetup_scratch, key, key_bits / 8,
                              slot_engine[i], dirs_for(op));
 }
@@ -228,6 +242,14 @@ static int aesir_bench_run(void *ctx, uint8_t *out, const uint8_t *in,
     if (bench_op_is_mb(c->op))
         return run_mb(c, out, in, len);
     switch (c->op) {
+    case OP_GCM_ENC: /* out: ciphertext || tag */
+        return aesir_gcm_seal(c->gkey, c->iv, 12, NULL, 0, out, len + 16, &n,
+                              in, len);
+    case OP_GCM_DEC: /* in: ciphertext || tag */
+        return aesir_gcm_open(c->gkey, c->iv, 12, NULL, 0, out, len, &n, in,
+                              len + 16);
+    case OP_GMAC: /* the message as additional data; out: the tag */
+        return aesir_gmac(c->gkey, c->iv, 12, in, len, out, 16);
     case OP_ECB_ENC:
         return aesir_ecb_encrypt(&c->key, AESIR_PAD_NONE, out, len, &n, in,
                                  len);
@@ -264,6 +286,10 @@ static void aesir_bench_release(void *ctx)
             aesir_aes_clear(c->mkey[j]);
             free(c->mkey[j]);
         }
+    if (c->gkey != NULL) {
+        aesir_gcm_clear(c->gkey);
+        free(c->gkey);
+    }
     aesir_aes_clear(&c->key);
     free(c);
 }
