@@ -87,10 +87,12 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     aesir_wipe(h, sizeof(h));
     st->gh = gh;
     st->fused_enc = st->fused_dec = NULL;
-    if (aes_of(st)->engine->gcm_enc != NULL &&
+    st->fused_short = NULL;
+    if (aes_of(st)->engine->gcm_ghash != NULL &&
         strcmp(aes_of(st)->engine->gcm_ghash, gh->name) == 0) {
         st->fused_enc = aes_of(st)->engine->gcm_enc;
         st->fused_dec = aes_of(st)->engine->gcm_dec;
+        st->fused_short = aes_of(st)->engine->gcm_short;
     }
     st->options = options;
     st->magic = GCM_KEY_MAGIC;
@@ -467,6 +469,25 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
     aesir_gcm ctx;
     int err;
 
+    if (iv_len == 12 && k->fused_short != NULL) {
+        uint8_t t[16];
+        const struct aesir_key_state *ks = aes_of(k);
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, iv, aad, aad_len, out,
+                           in, len, t, phase == GCM_PH_DEC) == 0) {
+            if (phase == GCM_PH_ENC) {
+                memcpy(tag_out, t, tag_len);
+                err = AESIR_OK;
+            } else if (aesir_ct_compare(t, tag_in, tag_len) != 0) {
+                err = AESIR_E_AUTH;
+            } else {
+                err = AESIR_OK;
+            }
+            aesir_wipe(t, sizeof(t));
+            if (err != AESIR_OK && len != 0)
+                aesir_wipe(out, len); /* no unauthenticated plaintext */
+            return err;
+        }
+    }
     start(state_of(&ctx), k, iv, iv_len);
     state_of(&ctx)->aad_len = aad_len;
     hash_bytes(state_of(&ctx), aad, aad_len);

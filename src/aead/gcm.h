@@ -30,9 +30,10 @@ struct gcm_key_state {
     const struct aesir_ghash_engine *gh;
     /* the AES engine's fused kernels when gh is their partner, or NULL */
     aesir_gcm_fn fused_enc, fused_dec;
+    aesir_gcm_short_fn fused_short;
     uint32_t magic;
     uint32_t options;
-    unsigned char head_pad[64 - 3 * sizeof(void *) - 8];
+    unsigned char head_pad[64 - 4 * sizeof(void *) - 8];
     _Alignas(16) unsigned char hk[AESIR_GHASH_KEY_BYTES];
 };
 _Static_assert(sizeof(struct gcm_key_state) == sizeof(aesir_gcm_key),

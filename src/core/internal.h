@@ -133,6 +133,21 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
                                uint8_t ctr[16], uint8_t y[16], uint8_t *out,
                                const uint8_t *in, size_t len);
 
+/*
+ * GCM short-message path (optional, same partner GHASH engine as gcm_enc):
+ * a whole message with a 12-byte IV in one call -- J0, the keystream,
+ * out = in ^ keystream, GHASH of aad, the ciphertext (in when decrypt,
+ * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
+ * and additional data short enough for it (it returns -1 without writing
+ * anything when they are not, 0 when done). gcm.c compares the tag of a
+ * decryption and wipes out on a mismatch.
+ */
+typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
+                                  const uint8_t iv[12], const uint8_t *aad,
+                                  size_t aad_len, uint8_t *out,
+                                  const uint8_t *in, size_t len,
+                                  uint8_t tag[16], int decrypt);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -153,9 +168,10 @@ struct aesir_engine {
     /* optional: the same chains with nothing stored but each lane's
      * chaining value (CBC-MAC); the lanes' out is not used */
     aesir_cbc_many_fn cbc_mac_many;
-    aesir_gcm_fn gcm_enc;  /* optional: GCM fast paths (above), */
-    aesir_gcm_fn gcm_dec;  /* both or neither, for */
-    const char *gcm_ghash; /* this GHASH engine's key layout */
+    aesir_gcm_fn gcm_enc;         /* optional: GCM fast paths (above), */
+    aesir_gcm_fn gcm_dec;         /* both or neither, for */
+    const char *gcm_ghash;        /* this GHASH engine's key layout */
+    aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

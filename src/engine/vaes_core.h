@@ -1059,6 +1059,10 @@ static const struct aesir_engine engine = {
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
     .cbc_mac_many = cbc_mac_many,
+#ifdef VAES_GCM_SHORT
+    .gcm_ghash = VAES_GCM_GHASH,
+    .gcm_short = VAES_GCM_SHORT,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */

@@ -1,0 +1,244 @@
+/*
+ * vaes_avx512_gcm_short.c -- a whole short GCM message in one function on
+ * VAES and VPCLMULQDQ with zmm registers: the vaes-avx512 engine's
+ * gcm_short path, for the partner GHASH engine ghash-vpclmul-avx512.
+ *
+ * Why: a 64-byte message through the general code costs some 390 cycles
+ * (measured with aesir-bench, gcm-enc 64 B: 0.60 GB/s at 3.69 GHz), of
+ * which the AES and carry-less work is about a third; the rest is calls
+ * (start, J0, CTR, GHASH per call, length block, tag) and the message
+ * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
+ * function; so does this one, for messages of up to 16 blocks (256 bytes)
+ * with a 12-byte IV and up to 15 blocks of additional data:
+ *
+ *   - AES: the counters J0 + 1 .. J0 + n (n <= 16 data blocks) in up to 4
+ *     zmm of 4 blocks, and J0 in an xmm, through the rounds together. With
+ *     a 12-byte IV the counter starts at 1, so it never passes 17 and its
+ *     increments are additions to byte 15 alone (no carry to handle).
+ *   - Data: masked byte loads and stores, so the last partial block needs
+ *     no scalar loop and nothing past the message is read or written.
+ *   - GHASH: the m = a + n + 1 blocks (additional data, ciphertext, the
+ *     length block; each zero-padded) are hashed as one sum
+ *     X_1 H^m + X_2 H^(m-1) + ... + X_m H with a single reduction: the
+ *     key area holds H^32 .. H^1 (times x^-1, ghash_x86.h), highest
+ *     first, so the powers for the m blocks are the m consecutive entries
+ *     ending at H^1 and one unaligned zmm load takes four of them. The
+ *     vectors come straight from masked loads and the ciphertext
+ *     registers (zero past the data); lanes past a part's end multiply
+ *     zero with whatever follows its powers in the key area, adding zero.
+ *
+ * Constant time: branches and addresses depend on the lengths only; the
+ * tag is returned to gcm.c, which compares it in constant time. The
+ * keystream and E_K(J0) stay in registers; nothing goes to the stack.
+ */
+#include "engine.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#define ENGINE_ISA_SHORT                                                       \
+    "vaes,vpclmulqdq,avx512f,avx512bw,avx512vl,aes,pclmul,ssse3"
+#define GS_FN __attribute__((target(ENGINE_ISA_SHORT)))
+#define GS_INLINE                                                              \
+    static inline __attribute__((always_inline, target(ENGINE_ISA_SHORT)))
+
+#include <immintrin.h>
+
+#include "ghash.h"
+
+/* Blocks of the longest message and additional data taken, and of the
+ * powers of H in ghash-vpclmul-avx512's key area. */
+#define GS_DATA 16
+#define GS_AAD 15
+#define GS_POWERS 32
+
+GS_INLINE __m512i gs_rk(const uint8_t *rk, unsigned r)
+{
+    return _mm512_broadcast_i32x4(
+        _mm_load_si128((const __m128i *)(const void *)(rk + 16 * r)));
+}
+
+/* The byte mask of bytes [64 g, 64 g + 64) that lie below len. */
+GS_INLINE __mmask64 gs_mask(size_t len, unsigned g)
+{
+    size_t have = len > 64 * (size_t)g ? len - 64 * (size_t)g : 0;
+    return have >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << have) - 1;
+}
+
+/*
+ * Keystream for data blocks 0 .. 4 G - 1 into ks[0 .. G) and E_K(J0)
+ * into *ekj0; G (1..4) is a constant once inlined, so the vectors stay in
+ * registers through the rounds.
+ */
+GS_INLINE void gs_keystream(const uint8_t *rk, unsigned nr,
+                            const uint8_t iv[12], __m512i *ks, unsigned G,
+                            __m128i *ekj0)
+{
+    uint8_t j0b[16];
+    __m128i j0, e;
+    __m512i base, k;
+
+    memcpy(j0b, iv, 12);
+    j0b[12] = j0b[13] = j0b[14] = 0;
+    j0b[15] = 1;
+    j0 = _mm_loadu_si128((const __m128i *)(const void *)j0b);
+    base = _mm512_broadcast_i32x4(j0);
+    /* block j's counter: J0 + 1 + j, in byte 15 (top byte of dword 3) */
+    for (unsigned g = 0; g < G; g++) {
+        __m512i inc = _mm512_set_epi32((int)((4 * g + 4) << 24), 0, 0, 0,
+                                       (int)((4 * g + 3) << 24), 0, 0, 0,
+                                       (int)((4 * g + 2) << 24), 0, 0, 0,
+                                       (int)((4 * g + 1) << 24), 0, 0, 0);
+        ks[g] = _mm512_add_epi32(base, inc);
+    }
+    k = gs_rk(rk, 0);
+    e = _mm_xor_si128(j0, _mm512_castsi512_si128(k));
+    for (unsigned g = 0; g < G; g++)
+        ks[g] = _mm512_xor_si512(ks[g], k);
+    for (unsigned r = 1; r < nr; r++) {
+        k = gs_rk(rk, r);
+        e = _mm_aesenc_si128(e, _mm512_castsi512_si128(k));
+        for (unsigned g = 0; g < G; g++)
+            ks[g] = _mm512_aesenc_epi128(ks[g], k);
+    }
+    k = gs_rk(rk, nr);
+    *ekj0 = _mm_aesenclast_si128(e, _mm512_castsi512_si128(k));
+    for (unsigned g = 0; g < G; g++)
+        ks[g] = _mm512_aesenclast_epi128(ks[g], k);
+}
+
+/* Byte reversal within each 16-byte lane: GCM blocks to the reflected
+ * domain of ghash_x86.h. */
+GS_INLINE __m512i gs_rev(__m512i x)
+{
+    return _mm512_shuffle_epi8(
+        x, _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                                               11, 12, 13, 14, 15)));
+}
+
+/* The three partial products of GHASH's sum (Karatsuba's middle as the
+ * sum of both cross products), over whole vectors. */
+struct gs_acc {
+    __m512i lo, hi, mid;
+};
+
+/* Adds the 4 blocks x (GCM order, zero lanes add nothing) times the 4
+ * powers at p (key-area entries, reflected). */
+GS_INLINE void gs_mul_add(struct gs_acc *s, __m512i x, const uint8_t *p)
+{
+    __m512i k = _mm512_loadu_si512((const void *)p);
+    x = gs_rev(x);
+    s->lo = _mm512_xor_si512(s->lo, _mm512_clmulepi64_epi128(x, k, 0x00));
+    s->hi = _mm512_xor_si512(s->hi, _mm512_clmulepi64_epi128(x, k, 0x11));
+    s->mid =
+        _mm512_ternarylogic_epi64(s->mid, _mm512_clmulepi64_epi128(x, k, 0x01),
+                                  _mm512_clmulepi64_epi128(x, k, 0x10), 0x96);
+}
+
+GS_INLINE __m128i gs_fold(__m512i v)
+{
+    return _mm_xor_si128(_mm_xor_si128(_mm512_castsi512_si128(v),
+                                       _mm512_extracti32x4_epi32(v, 1)),
+                         _mm_xor_si128(_mm512_extracti32x4_epi32(v, 2),
+                                       _mm512_extracti32x4_epi32(v, 3)));
+}
+
+/*
+ * The sum plus the length block times H (the last power, entry 31), its
+ * reduction (ghash_x86.h's two-step folding by 0xc2...), back to GCM
+ * order. len_blk is the length block in the reflected domain: the
+ * big-endian 128-bit integer [bit length of A : bit length of C].
+ */
+GS_INLINE __m128i gs_finish(const struct gs_acc *s, const uint8_t *hk,
+                            __m128i len_blk)
+{
+    __m128i k = _mm_loadu_si128(
+        (const __m128i *)(const void *)(hk + 16 * (GS_POWERS - 1)));
+    __m128i l =
+        _mm_xor_si128(gs_fold(s->lo), _mm_clmulepi64_si128(len_blk, k, 0x00));
+    __m128i h =
+        _mm_xor_si128(gs_fold(s->hi), _mm_clmulepi64_si128(len_blk, k, 0x11));
+    __m128i md = _mm_xor_si128(
+        gs_fold(s->mid), _mm_xor_si128(_mm_clmulepi64_si128(len_blk, k, 0x01),
+                                       _mm_clmulepi64_si128(len_blk, k, 0x10)));
+    __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u), t;
+
+    l = _mm_xor_si128(l, _mm_slli_si128(md, 8));
+    h = _mm_xor_si128(h, _mm_srli_si128(md, 8));
+    t = _mm_clmulepi64_si128(l, c, 0x00);
+    l = _mm_xor_si128(_mm_shuffle_epi32(l, 0x4e), t);
+    t = _mm_clmulepi64_si128(l, c, 0x00);
+    l = _mm_xor_si128(_mm_shuffle_epi32(l, 0x4e), t);
+    return _mm_shuffle_epi8(
+        _mm_xor_si128(h, l),
+        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+/*
+ * The message for G vectors of data (G a constant once inlined). Block i
+ * of the m = a + n + 1 hashed blocks takes power H^(m - i), key-area
+ * entry 32 - m + i: the additional data's vectors, the data's and the
+ * length block each load theirs from that offset, so nothing is gathered
+ * through memory (a vector load over several smaller stores would wait
+ * for them to retire: store forwarding fails).
+ */
+GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
+                      const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
+                      uint8_t *out, const uint8_t *in, size_t len,
+                      uint8_t tag[16], int decrypt, unsigned G)
+{
+    unsigned a = (unsigned)((aad_len + 15) / 16);
+    unsigned n = (unsigned)((len + 15) / 16);
+    const uint8_t *pw = hk + 16 * (size_t)(GS_POWERS - (a + n + 1));
+    struct gs_acc s;
+    __m512i ks[4];
+    __m128i ekj0, y;
+
+    s.lo = s.hi = s.mid = _mm512_setzero_si512();
+    gs_keystream(rk, nr, iv, ks, G, &ekj0);
+    for (unsigned i = 0; i < a; i += 4)
+        gs_mul_add(
+            &s, _mm512_maskz_loadu_epi8(gs_mask(aad_len, i / 4), aad + 16 * i),
+            pw + 16 * i);
+    for (unsigned g = 0; g < G; g++) {
+        __mmask64 k = gs_mask(len, g);
+        __m512i x = _mm512_maskz_loadu_epi8(k, in + 64 * g);
+        __m512i o = _mm512_maskz_mov_epi8(k, _mm512_xor_si512(x, ks[g]));
+        _mm512_mask_storeu_epi8(out + 64 * g, k, o);
+        gs_mul_add(&s, decrypt ? x : o, pw + 16 * (a + 4 * g));
+    }
+    y = gs_finish(&s, hk,
+                  _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                 (long long)((uint64_t)len * 8)));
+    _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(y, ekj0));
+}
+
+GS_FN int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr,
+                                      const void *hk, const uint8_t iv[12],
+                                      const uint8_t *aad, size_t aad_len,
+                                      uint8_t *out, const uint8_t *in,
+                                      size_t len, uint8_t tag[16], int decrypt)
+{
+    const uint8_t *k = ENGINE_RK(rk);
+    const uint8_t *h = (const uint8_t *)hk;
+
+    if (len > 16 * GS_DATA || aad_len > 16 * GS_AAD)
+        return -1;
+    switch ((len + 63) / 64) {
+    case 0:
+    case 1:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 1);
+        break;
+    case 2:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 2);
+        break;
+    case 3:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 3);
+        break;
+    default:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 4);
+        break;
+    }
+    return 0;
+}
+
+#endif
