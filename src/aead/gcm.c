@@ -60,7 +60,7 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     const struct aesir_ghash_engine *gh;
     uint8_t h[16] = {0};
     size_t from, to;
-    int err;
+    int gi, err;
 
     if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
         return AESIR_E_ARGUMENT; /* nothing written to a misaligned key */
@@ -69,8 +69,8 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
         err = AESIR_E_ARGUMENT;
         goto fail;
     }
-    if ((gh = aesir_ghash_checked(aesir_ghash_index(ghash_engine), &err)) ==
-        NULL)
+    gi = aesir_ghash_index(ghash_engine);
+    if ((gh = aesir_ghash_checked(gi, &err)) == NULL)
         goto fail;
     if ((err = aesir_aes_init_ex(&st->aes, k, key_len, aes_engine,
                                  AESIR_ENCRYPT)) != AESIR_OK)
@@ -79,7 +79,7 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
      * bytes past what gh writes, up to what any GHASH engine used in this
      * process writes, are wiped (usually none; 4 KiB memset costs about
      * as much as the rest of the key setup). */
-    aesir_ghash_key_span(gh, &from, &to);
+    aesir_ghash_key_span(gi, &from, &to);
     if (from < to)
         memset(st->hk + from, 0, to - from);
     aes_of(st)->engine->encrypt(aes_of(st)->rk_enc, aes_of(st)->nr, h, h, 1);
@@ -472,8 +472,8 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
     if (iv_len == 12 && k->fused_short != NULL) {
         uint8_t t[16];
         const struct aesir_key_state *ks = aes_of(k);
-        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, iv, aad, aad_len, out,
-                           in, len, t, phase == GCM_PH_DEC) == 0) {
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, iv, aad, aad_len, out, in,
+                           len, t, phase == GCM_PH_DEC) == 0) {
             if (phase == GCM_PH_ENC) {
                 memcpy(tag_out, t, tag_len);
                 err = AESIR_OK;

@@ -484,10 +484,8 @@ static void ghash_make_ready(int i, const struct aesir_ghash_engine *e)
         ;
 }
 
-void aesir_ghash_key_span(const struct aesir_ghash_engine *e, size_t *from,
-                          size_t *to)
+void aesir_ghash_key_span(int i, size_t *from, size_t *to)
 {
-    int i = aesir_ghash_engine_find(e->name);
     *from = atomic_load_explicit(&ghash_reach[i], memory_order_relaxed);
     *to = atomic_load_explicit(&ghash_reach_all, memory_order_relaxed);
 }

@@ -72,11 +72,11 @@ int aesir_ghash_index(const char *name);
 /* The engine at index i, available and self-tested (once per process);
  * NULL with *err set otherwise (as aesir_engine_checked). */
 const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err);
-/* For a key of engine e (returned by aesir_ghash_checked): [*from, *to)
- * is what an earlier key of any GHASH engine may have left beyond what
- * e's init writes (empty when *from >= *to), to be wiped. */
-void aesir_ghash_key_span(const struct aesir_ghash_engine *e, size_t *from,
-                          size_t *to);
+/* For a key of the engine at index i (which aesir_ghash_checked has
+ * returned): [*from, *to) is what an earlier key of any GHASH engine may
+ * have left beyond what its init writes (empty when *from >= *to), to be
+ * wiped. */
+void aesir_ghash_key_span(int i, size_t *from, size_t *to);
 /*
  * aesir_ghash_selftest_run: known answers on engine e (ghash_selftest.c): the
  * GHASH values of GCM test cases 2 and 4 (McGrew and Viega, "The Galois/
