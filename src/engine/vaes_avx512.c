@@ -235,6 +235,12 @@ INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
 #define VAES_DESCRIPTION                                                       \
     "VAES on zmm: 4 blocks per instruction, 32 in flight, masked tails"
 
+/* Fused GCM: vaes_avx512_gcm.c. */
+#include "vaes_gcm.h"
+#define VAES_GCM_ENC aesir_vaes_avx512_gcm_enc
+#define VAES_GCM_DEC aesir_vaes_avx512_gcm_dec
+#define VAES_GCM_GHASH "ghash-vpclmul-avx512"
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx512(void)

@@ -1059,6 +1059,11 @@ static const struct aesir_engine engine = {
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
     .cbc_mac_many = cbc_mac_many,
+#ifdef VAES_GCM_ENC /* fused GCM kernels, in a file of their own */
+    .gcm_enc = VAES_GCM_ENC,
+    .gcm_dec = VAES_GCM_DEC,
+    .gcm_ghash = VAES_GCM_GHASH,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
