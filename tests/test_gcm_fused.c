@@ -60,9 +60,9 @@ static void setup(const uint8_t *k, size_t klen)
                 continue; /* unavailable here */
             pair_aes[npairs] = an;
             pair_gh[npairs] = gn;
-            pair_hw[npairs] = (aesir_engine_flags(a) & AESIR_ENGINE_HARDWARE) &&
-                              (aesir_ghash_engine_flags(g) &
-                               AESIR_ENGINE_HARDWARE);
+            pair_hw[npairs] =
+                (aesir_engine_flags(a) & AESIR_ENGINE_HARDWARE) &&
+                (aesir_ghash_engine_flags(g) & AESIR_ENGINE_HARDWARE);
             npairs++;
         }
 }
@@ -221,7 +221,7 @@ static void near_wrap(size_t len, uint32_t before)
 
 int main(void)
 {
-    static const size_t big[] = {4099,  5000,  8192,  8195,  16384,
+    static const size_t big[] = {4099,  5000,  8192,  8195, 16384,
                                  16389, 32767, 65520, 65536};
     static const size_t klens[] = {16, 24, 32};
 
