@@ -235,13 +235,13 @@ INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
 #define VAES_DESCRIPTION                                                       \
     "VAES on zmm: 4 blocks per instruction, 32 in flight, masked tails"
 
-/* GCM: the short-message path (vaes_avx512_gcm_short.c). */
-int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr, const void *hk,
-                                const uint8_t iv[12], const uint8_t *aad,
-                                size_t aad_len, uint8_t *out, const uint8_t *in,
-                                size_t len, uint8_t tag[16], int decrypt);
-#define VAES_GCM_GHASH "ghash-vpclmul-avx512"
+/* Fused GCM: vaes_avx512_gcm.c (bulk), vaes_avx512_gcm_short.c (whole
+ * short messages). */
+#include "vaes_gcm.h"
+#define VAES_GCM_ENC aesir_vaes_avx512_gcm_enc
+#define VAES_GCM_DEC aesir_vaes_avx512_gcm_dec
 #define VAES_GCM_SHORT aesir_vaes_avx512_gcm_short
+#define VAES_GCM_GHASH "ghash-vpclmul-avx512"
 
 #include "vaes_core.h"
 

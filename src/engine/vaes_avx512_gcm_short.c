@@ -32,6 +32,7 @@
  * keystream and E_K(J0) stay in registers; nothing goes to the stack.
  */
 #include "engine.h"
+#include "vaes_gcm.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 

@@ -1059,8 +1059,12 @@ static const struct aesir_engine engine = {
     .cfb_dec = cfb_dec,
     .cbc_enc_many = cbc_enc_many,
     .cbc_mac_many = cbc_mac_many,
-#ifdef VAES_GCM_SHORT
+#ifdef VAES_GCM_ENC /* fused GCM kernels, in files of their own */
+    .gcm_enc = VAES_GCM_ENC,
+    .gcm_dec = VAES_GCM_DEC,
     .gcm_ghash = VAES_GCM_GHASH,
+#endif
+#ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
 };

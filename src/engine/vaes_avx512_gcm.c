@@ -1,0 +1,518 @@
+/*
+ * vaes_avx512_gcm.c -- the fused GCM kernels of vaes-avx512 (gcm_enc,
+ * gcm_dec; internal.h, aesir_gcm_fn): CTR with GCM's inc32 counter and
+ * GHASH of the ciphertext in one pass, the AES rounds of 16 blocks on
+ * zmm interleaved with the carry-less products of 16 others, for the
+ * GHASH engine ghash-vpclmul-avx512 (whose key layout they read).
+ *
+ * CPU: VAES && VPCLMULQDQ && AVX512F && AVX512BW && AVX512VL && AES-NI
+ * && PCLMULQDQ, with the OS saving zmm state: what vaes-avx512 and
+ * ghash-vpclmul-avx512 each need. The AES engine's accessor checks the
+ * first part; gcm.c calls the kernels only with the GHASH engine named
+ * in .gcm_ghash, whose accessor (and self-test) succeeded, which covers
+ * the rest.
+ *
+ * Why fused. Separately, CTR runs on the AES unit and then GHASH on the
+ * carry-less multiplier, each idle while the other works, and the data
+ * passes through L1 twice. Here one loop keeps both busy: per iteration
+ * 4 zmm of counters (16 blocks) go through the rounds while 4 zmm of
+ * ciphertext are multiplied by H^16 .. H^1; an out-of-order core
+ * overlaps the two instruction streams, which share no register. On Zen
+ * 4 a zmm vaesenc and a zmm vpclmulqdq each take a slot of the same two
+ * FP pipes, so the bound is (nr + 4) slots per 4 blocks: 16.8 GB/s for
+ * AES-128, 13.1 for AES-256 at 3.7 GHz. (This is the design of E.
+ * Biggers' AES-GCM for AVX10 in Linux, arch/x86/crypto/
+ * aes-gcm-avx10-x86_64.S, written here from its description with
+ * intrinsics.)
+ *
+ *  - Decryption hashes the ciphertext it decrypts in the same iteration:
+ *    it is input, loaded once and used twice.
+ *  - Encryption hashes the previous iteration's ciphertext while it
+ *    encrypts the next (reloaded from out, still in L1), so the AES of
+ *    the first batch runs alone and the hash of the last batch follows
+ *    the loop, merged with the tail's (below).
+ *
+ * Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
+ * 0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
+ * (ghash_x86.h), highest power first. A batch of 16 blocks takes the
+ * last four zmm, loaded once and held in registers for the whole call:
+ *
+ *   hk + 256: [K16 K15 K14 K13]  <- blocks 0..3 of a batch
+ *   hk + 320: [K12 K11 K10 K9 ]  <- blocks 4..7
+ *   hk + 384: [K8  K7  K6  K5 ]  <- blocks 8..11
+ *   hk + 448: [K4  K3  K2  K1 ]  <- blocks 12..15
+ *
+ * Products are schoolbook (4 vpclmulqdq per 4 blocks: low, high, both
+ * cross terms), summed unreduced over the batch with vpternlogq, the
+ * middle sum folded in, the lanes added, then one two-step reduction
+ * (gx_reduce) per 16 blocks ("aggregated reduction", Gueron and
+ * Kounavis, Intel white paper 323640). The accumulator is XORed into
+ * the batch's first block. The chain from one batch's accumulator to
+ * the next (products, lane sum, reduction) is some 30 cycles, under the
+ * 56 an AES-128 batch takes, so it does not set the pace.
+ *
+ * Counter. The counter block, byte-reversed once, is a little-endian
+ * 128-bit integer per lane whose dword 0 is GCM's 32-bit counter; lanes
+ * hold counters +0..+3, the 4 vectors +0, +4, +8, +12, and vpaddd adds
+ * 16 to dword 0 per iteration. The caller guarantees the low word does
+ * not wrap within a call (gcm.c, data_blocks), so vpaddd on that dword
+ * is inc32 exactly and no carry handling is needed. Each vector is
+ * byte-swapped back (vpshufb, the same mask as GHASH's) before round 0.
+ *
+ * Tails. After the batches, r = 0..15 blocks go through ceil(r / 4)
+ * vectors (a kernel for each count), the last loaded and stored with a
+ * byte mask (vmovdqu8 with a k-mask: masked-off bytes are neither read
+ * nor written and never fault). Their hash takes the last r powers;
+ * encryption hashes the last batch (16 blocks, from out) and the tail
+ * (from registers, masked-off lanes zeroed) as one sum of 16 + r <= 31
+ * blocks with K_(16+r) .. K_1: the table holds 32 powers, so every call
+ * ends with exactly one reduction. Every length of whole blocks is done;
+ * the kernels always return len rounded down to 16.
+ *
+ * Round keys: nr + 1 keys of 16 bytes at rk + 16 r (vaes-avx512's
+ * encryption schedule), broadcast to zmm once per call and held in
+ * registers.
+ *
+ * Constant time: yes, given that vaesenc and vpclmulqdq are (fixed
+ * latency on every core that has them). No branch or address depends on
+ * the key, H, the counter or the data; branches and masks depend on nr
+ * and the length only.
+ *
+ * Batch: 8 zmm (32 blocks) per iteration, one reduction per 32 blocks
+ * (all 32 powers, hk + 0 .. hk + 448). 4 zmm per batch (one reduction
+ * per 16) was slower: the per-batch work (key broadcasts shared by fewer
+ * vectors, the reduction, the loop) weighed twice as much. AES-128 seal
+ * GB/s at 16 KiB / 1 MiB: 4 zmm 10.9 / 11.4, 8 zmm 12.1 / 12.7; AES-256
+ * 9.6 / 10.0 against 10.7 / 11.3. Keys held in registers for the whole
+ * call instead (4 zmm) spilled under gcc 12: AES-256 seal 6.1 GB/s.
+ *
+ * Measured (Zen 4, 2 cores, TSC 2.596 GHz; aesir_gcm_seal / _open, 13
+ * bytes of AAD, best of 21 runs, interleaved with OpenSSL 3.0 EVP in
+ * the same process; a throwaway program linking build/libaesir.a), GB/s:
+ *
+ *   bytes      AES-128 seal  open   OpenSSL    AES-256 seal  open  OpenSSL
+ *   64                 0.60  0.57    0.31              0.58  0.55    0.29
+ *   576                3.95  3.81    1.89              3.52  3.59    1.82
+ *   1420               6.00  5.82    2.87              5.34  5.34    2.69
+ *   16384             12.09 11.97    4.70             10.67 10.57    4.39
+ *   1048576           12.73 12.77    4.95             11.29 11.17    4.62
+ *
+ * Unfused (vaes-avx512 CTR, then ghash-vpclmul-avx2), AES-128: 8.1 GB/s
+ * at 16 KiB, 8.3 at 1 MiB. Below 4 KiB gcm.c's per-message work
+ * (E_K(J0), the AAD and length blocks each hashed and reduced alone, the
+ * tag) dominates: an empty seal with 13 bytes of AAD takes 222 TSC
+ * cycles, a 576-byte one 383.
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define ENGINE_ISA                                                             \
+    "vaes,vpclmulqdq,aes,pclmul,ssse3,avx2,avx512f,avx512bw,avx512vl"
+#include "engine.h"
+#include <immintrin.h>
+#include "ghash_x86.h"
+
+#include "vaes_gcm.h"
+
+typedef __m512i vec;
+
+/* Every loop over rounds, vectors or lanes is unrolled in full: an array
+ * indexed by a loop variable (the round keys above all) would otherwise
+ * live on the stack, which is slower and leaves key material there. */
+#if defined(__clang__)
+#define G5_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define G5_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+/* Vectors per batch (4 or 8) and blocks. */
+#ifndef G5_V
+#define G5_V 8
+#endif
+#define G5_B (4 * G5_V)
+
+ENGINE_INLINE vec g5_bcast(__m128i x)
+{
+    return _mm512_broadcast_i32x4(x);
+}
+
+ENGINE_INLINE vec g5_loadu(const void *p)
+{
+    return _mm512_loadu_si512(p);
+}
+
+ENGINE_INLINE void g5_storeu(void *p, vec v)
+{
+    _mm512_storeu_si512(p, v);
+}
+
+ENGINE_INLINE vec g5_xor3(vec a, vec b, vec c)
+{
+    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+
+/* Byte mask of the first m blocks of a vector, m = 1..4. */
+ENGINE_INLINE __mmask64 g5_mask(size_t m)
+{
+    return m >= 4 ? ~(__mmask64)0 : ((__mmask64)1 << (16 * m)) - 1;
+}
+
+/* The unreduced sums of a batch's products. */
+struct g5_acc {
+    vec lo, mid, hi;
+};
+
+/* d (byte-reversed blocks) times k (4 powers), lane by lane, into a;
+ * first: a starts here. */
+ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, int first)
+{
+    vec lo = _mm512_clmulepi64_epi128(d, k, 0x00);
+    vec hi = _mm512_clmulepi64_epi128(d, k, 0x11);
+    vec m0 = _mm512_clmulepi64_epi128(d, k, 0x01);
+    vec m1 = _mm512_clmulepi64_epi128(d, k, 0x10);
+    if (first) {
+        a->lo = lo;
+        a->hi = hi;
+        a->mid = _mm512_xor_si512(m0, m1);
+    } else {
+        a->lo = _mm512_xor_si512(a->lo, lo);
+        a->hi = _mm512_xor_si512(a->hi, hi);
+        a->mid = g5_xor3(a->mid, m0, m1);
+    }
+}
+
+/* The lane sum of v. */
+ENGINE_INLINE __m128i g5_hsum(vec v)
+{
+    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
+                                 _mm512_extracti64x4_epi64(v, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(t),
+                         _mm256_extracti128_si256(t, 1));
+}
+
+/* The reduced sum: the next accumulator. */
+ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
+{
+    vec lo = _mm512_xor_si512(a->lo, _mm512_bslli_epi128(a->mid, 8));
+    vec hi = _mm512_xor_si512(a->hi, _mm512_bsrli_epi128(a->mid, 8));
+    return gx_reduce(g5_hsum(lo), g5_hsum(hi));
+}
+
+/* What every kernel keeps. The round keys and hash-key powers are not
+ * copied into registers for the whole call: with 15 keys, 4 powers, the
+ * counters, the data and the sums, more than 32 zmm would be live and
+ * the compilers spilled keys to the stack (slower, and key material in
+ * dead frames). Instead each batch reads them from the schedule and the
+ * key table, as broadcast loads and memory operands, through pointers
+ * laundered once per batch (g5_opaque) so that the loads are not
+ * hoisted out of the loop again. */
+struct g5_state {
+    const uint8_t *rk, *hk;
+    vec c;       /* the next counters, little-endian: lanes +0..+3 */
+    __m128i acc; /* GHASH accumulator, reflected */
+};
+
+ENGINE_INLINE const uint8_t *g5_opaque(const uint8_t *p)
+{
+    __asm__("" : "+r"(p));
+    return p;
+}
+
+/* Round key r, broadcast. */
+ENGINE_INLINE vec g5_key(const struct g5_state *s, unsigned r)
+{
+    return g5_bcast(
+        _mm_load_si128((const __m128i *)(const void *)(s->rk + 16 * r)));
+}
+
+ENGINE_INLINE vec g5_rev(void)
+{
+    return g5_bcast(gx_rev_mask());
+}
+
+ENGINE_INLINE void g5_setup(struct g5_state *s, const uint8_t *rk,
+                            const unsigned nr, const uint8_t *hk,
+                            const uint8_t ctr[16], const uint8_t y[16])
+{
+    uint64_t hi, lo;
+    __m128i c;
+
+    (void)nr;
+    s->rk = rk;
+    s->hk = hk;
+    /* the counter block as two 8-byte halves (internal.h, aesir_ctr_copy) */
+    memcpy(&hi, ctr, 8);
+    memcpy(&lo, ctr + 8, 8);
+    c = _mm_shuffle_epi8(_mm_set_epi64x((long long)lo, (long long)hi),
+                         gx_rev_mask());
+    s->c =
+        _mm512_add_epi32(g5_bcast(c), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2,
+                                                       0, 0, 0, 1, 0, 0, 0, 0));
+    s->acc = gx_load(y, 1);
+}
+
+/* Writes back the counter advanced by n blocks (low word only: the
+ * caller guarantees no wrap) and the accumulator. */
+ENGINE_INLINE void g5_done(const struct g5_state *s, uint8_t ctr[16],
+                           uint8_t y[16], size_t n)
+{
+    uint64_t lo;
+    uint32_t w;
+    memcpy(&lo, ctr + 8, 8);
+    w = __builtin_bswap32((uint32_t)(lo >> 32)) + (uint32_t)n;
+    lo = (lo & 0xffffffffu) | (uint64_t)__builtin_bswap32(w) << 32;
+    memcpy(ctr + 8, &lo, 8);
+    gx_store(y, s->acc, 1);
+}
+
+/* The counters of n vectors, byte-swapped and XORed with round key 0;
+ * the counters advance by 4 n. */
+ENGINE_INLINE void g5_ctr(struct g5_state *s, vec *x, unsigned n)
+{
+    const vec k0 = g5_key(s, 0);
+    G5_UNROLL
+    for (unsigned i = 0; i < n; i++)
+        x[i] = _mm512_xor_si512(
+            _mm512_shuffle_epi8(
+                _mm512_add_epi32(s->c,
+                                 _mm512_set4_epi32(0, 0, 0, (int)(4 * i))),
+                g5_rev()),
+            k0);
+    s->c = _mm512_add_epi32(s->c, _mm512_set4_epi32(0, 0, 0, (int)(4 * n)));
+}
+
+ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
+                            unsigned r)
+{
+    const vec k = g5_key(s, r);
+    G5_UNROLL
+    for (unsigned i = 0; i < n; i++)
+        x[i] = _mm512_aesenc_epi128(x[i], k);
+}
+
+/*
+ * One batch of G5_V vectors: counters through the rounds, the last
+ * round XORed with in; hash (a constant) says whether the batch at h is
+ * hashed in the same iteration (decryption: h == in; encryption: the
+ * previous batch's ciphertext) with the powers K_(4 G5_V) .. K_1. The
+ * products of hash vector j follow round j + 1 and the reduction the
+ * last of them, in source order only: the core's scheduler does the
+ * real interleaving.
+ */
+ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
+                            const uint8_t *in, const uint8_t *h, const int hash)
+{
+    const uint8_t *kt;
+    vec x[G5_V];
+    struct g5_acc a;
+
+    s->rk = g5_opaque(s->rk);
+    kt = g5_opaque(s->hk + 16 * (32 - G5_B));
+    g5_ctr(s, x, G5_V);
+    G5_UNROLL
+    for (unsigned r = 1; r < nr; r++) {
+        g5_round(s, x, G5_V, r);
+        /* hash vector j after round j + 1 (nr - 1 >= 9 >= G5_V) */
+        if (hash && r - 1 < G5_V) {
+            const unsigned j = r - 1;
+            vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
+            if (j == 0)
+                d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+            g5_mul(&a, d, g5_loadu(kt + 64 * j), j == 0);
+        }
+    }
+    if (hash)
+        s->acc = g5_finish(&a);
+    G5_UNROLL
+    for (unsigned i = 0; i < G5_V; i++)
+        x[i] = _mm512_aesenclast_epi128(
+            x[i], _mm512_xor_si512(g5_key(s, nr), g5_loadu(in + 64 * i)));
+    G5_UNROLL
+    for (unsigned i = 0; i < G5_V; i++)
+        g5_storeu(out + 64 * i, x[i]);
+}
+
+/* The hash of a whole batch alone (encryption: the last one). */
+ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
+{
+    const uint8_t *kt = s->hk + 16 * (32 - G5_B);
+    struct g5_acc a;
+    G5_UNROLL
+    for (unsigned j = 0; j < G5_V; j++) {
+        vec p = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
+        if (j == 0)
+            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
+        g5_mul(&a, p, g5_loadu(kt + 64 * j), j == 0);
+    }
+    s->acc = g5_finish(&a);
+}
+
+/*
+ * The tail of r = 1 .. G5_B - 1 blocks in n = ceil(r / 4) vectors (n a
+ * constant), the last one masked. Its hash, one sum: for decryption the
+ * input, for encryption the output (masked-off lanes, which hold
+ * keystream, zeroed). Block i takes K_(r-i): vector j loads the powers
+ * at hk + 16 (32 - r + 4 j), masked like the data (no read past the
+ * table). Encryption first hashes the last batch (prev, when there is
+ * one): independent of the tail's AES, so the two overlap.
+ */
+ENGINE_INLINE void g5_tail(struct g5_state *s, const unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t r, const unsigned n,
+                           const uint8_t *prev, const int dec)
+{
+    const __mmask64 m = g5_mask(r - 4 * (n - 1));
+    const uint8_t *kt = s->hk + 16 * (32 - r);
+    vec x[G5_V], d[G5_V];
+    struct g5_acc a;
+
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++)
+        d[j] = _mm512_maskz_loadu_epi8(j == n - 1 ? m : ~(__mmask64)0,
+                                       in + 64 * j);
+    g5_ctr(s, x, n);
+    if (!dec && prev != NULL)
+        g5_hash_batch(s, prev);
+    G5_UNROLL
+    for (unsigned r2 = 1; r2 < nr; r2++)
+        g5_round(s, x, n, r2);
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++)
+        x[j] = _mm512_aesenclast_epi128(x[j],
+                                        _mm512_xor_si512(g5_key(s, nr), d[j]));
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++) {
+        if (j == n - 1)
+            _mm512_mask_storeu_epi8(out + 64 * j, m, x[j]);
+        else
+            g5_storeu(out + 64 * j, x[j]);
+    }
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++) {
+        const __mmask64 mj = j == n - 1 ? m : ~(__mmask64)0;
+        /* encryption: masked-off lanes hold keystream, zeroed */
+        vec p = _mm512_shuffle_epi8(
+            dec ? d[j] : _mm512_maskz_mov_epi8(mj, x[j]), g5_rev());
+        if (j == 0)
+            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
+        g5_mul(&a, p, _mm512_maskz_loadu_epi8(mj, kt + 64 * j), j == 0);
+    }
+    s->acc = g5_finish(&a);
+}
+
+/* The tail's kernel for its vector count (TAIL(n) for n = 1..G5_V). */
+/* clang-format off */
+#define G5_TAILS(nv, TAIL)                                                    \
+    switch (nv) {                                                             \
+    case 1: TAIL(1); break;                                                   \
+    case 2: TAIL(2); break;                                                   \
+    case 3: TAIL(3); break;                                                   \
+    case 4: TAIL(4); break;                                                   \
+    case 5: TAIL(5); break;                                                   \
+    case 6: TAIL(6); break;                                                   \
+    case 7: TAIL(7); break;                                                   \
+    case 8: TAIL(8); break;                                                   \
+    }
+/* clang-format on */
+
+/* The whole call for a constant nr. */
+ENGINE_INLINE size_t g5_gcm(const uint8_t *rk, const unsigned nr,
+                            const uint8_t *hk, uint8_t ctr[16], uint8_t y[16],
+                            uint8_t *out, const uint8_t *in, size_t len,
+                            const int dec)
+{
+    struct g5_state s;
+    size_t nblocks = len / 16, left = nblocks;
+    const uint8_t *prev = NULL;
+
+    g5_setup(&s, rk, nr, hk, ctr, y);
+    if (dec) {
+        for (; left >= G5_B; left -= G5_B) {
+            g5_batch(&s, nr, out, in, in, 1);
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    } else if (left >= G5_B) {
+        g5_batch(&s, nr, out, in, NULL, 0);
+        prev = out;
+        in += 16 * G5_B, out += 16 * G5_B, left -= G5_B;
+        for (; left >= G5_B; left -= G5_B) {
+            g5_batch(&s, nr, out, in, prev, 1);
+            prev = out;
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    }
+    if (left == 0) {
+        if (prev != NULL)
+            g5_hash_batch(&s, prev);
+    } else {
+#define TAIL(n)                                                                \
+    g5_tail(&s, nr, out, in, left, (n) <= G5_V ? (n) : G5_V, prev, dec)
+        G5_TAILS((left + 3) / 4, TAIL)
+#undef TAIL
+    }
+    g5_done(&s, ctr, y, nblocks);
+    return 16 * nblocks;
+}
+
+/* One function per direction and key size: nr a constant, the rounds
+ * unrolled, every key a register. */
+#define G5_FN(name, nr, dec)                                                   \
+    __attribute__((noinline)) ENGINE_FN size_t name(                           \
+        const uint8_t *rk, const uint8_t *hk, uint8_t ctr[16], uint8_t y[16],  \
+        uint8_t *out, const uint8_t *in, size_t len)                           \
+    {                                                                          \
+        return g5_gcm(rk, nr, hk, ctr, y, out, in, len, dec);                  \
+    }
+G5_FN(g5_enc10, 10, 0)
+G5_FN(g5_enc12, 12, 0)
+G5_FN(g5_enc14, 14, 0)
+G5_FN(g5_dec10, 10, 1)
+G5_FN(g5_dec12, 12, 1)
+G5_FN(g5_dec14, 14, 1)
+
+/*
+ * The entry points. gcc 12 keeps a few values of the kernels on the
+ * stack (the byte-reversal constant, the GHASH accumulator between the
+ * loop and the tail, a tail's data vectors); clang 14 none. They are
+ * wiped after the kernel (aesir_wipe_stack, internal.h): the kernels'
+ * frames reach some 400 bytes below the entry point's (64-byte
+ * alignment, 136 bytes of frame, the 128-byte red zone, saved
+ * registers).
+ */
+#define G5_STACK 512
+
+size_t aesir_vaes_avx512_gcm_enc(const void *rk, unsigned nr, const void *hk,
+                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                                 const uint8_t *in, size_t len)
+{
+    size_t done;
+    if (len < 16)
+        return 0;
+    if (nr == 10)
+        done = g5_enc10(rk, hk, ctr, y, out, in, len);
+    else if (nr == 12)
+        done = g5_enc12(rk, hk, ctr, y, out, in, len);
+    else
+        done = g5_enc14(rk, hk, ctr, y, out, in, len);
+    aesir_wipe_stack(G5_STACK);
+    return done;
+}
+
+size_t aesir_vaes_avx512_gcm_dec(const void *rk, unsigned nr, const void *hk,
+                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                                 const uint8_t *in, size_t len)
+{
+    size_t done;
+    if (len < 16)
+        return 0;
+    if (nr == 10)
+        done = g5_dec10(rk, hk, ctr, y, out, in, len);
+    else if (nr == 12)
+        done = g5_dec12(rk, hk, ctr, y, out, in, len);
+    else
+        done = g5_dec14(rk, hk, ctr, y, out, in, len);
+    aesir_wipe_stack(G5_STACK);
+    return done;
+}
+
+#endif /* x86 */
