@@ -16,6 +16,25 @@
  *       one engine, constant-time or not (ttable and ref must fail: that
  *       shows the check can fail).
  *
+ * GCM and GMAC (aesir_gcm_*, aesir_gmac*) run on every pair of a
+ * constant-time AES engine and a constant-time GHASH engine: key setup
+ * with a secret key (so H = E_K(0) and its powers or tables are secret),
+ * seal and open one-shot (appended and detached tags) and incremental
+ * (fuzzy AAD and data splits), with and without AAD, 96-bit and other IV
+ * lengths (the counter is then derived from H: secret), partial blocks;
+ * plaintext, ciphertext, tag and AAD secret; open and verify with good
+ * and bad tags, GMAC and its verify. The outputs are compared with the
+ * ref x ghash-ref pair on public copies. The tag comparison's verdict is
+ * declassified by gcm.c (it is the return code), as PKCS#7's is.
+ *
+ *   ct_check --no-gcm             the AES checks only;
+ *   ct_check --ghash NAME         GCM only, on NAME with every constant-
+ *                                 time AES engine (or --engine's);
+ *   ct_check --engine E           E's AES checks and GCM with every
+ *                                 available constant-time GHASH engine.
+ *
+ * ghash-table4 and ghash-table8 must fail (--ghash NAME --engine ct64).
+ *
  * Valgrind 3.19 cannot execute VAES (256/512-bit vaesenc), AVX-512 or
  * GFNI (gf2p8affineinvqb: "unhandled instruction bytes", SIGILL)
  * instructions, and its virtual CPU does not report them; under valgrind
@@ -126,8 +145,16 @@ enum section {
     S_CTR64,
     S_CTR128,
     S_MANY,
+    S_GCM_KEY,
+    S_GCM_SEAL,
+    S_GCM_OPEN,
+    S_GCM_INC,
+    S_GMAC,
     NSECT
 };
+
+/* The GCM sections: counted per pair (AES x GHASH engine). */
+#define FIRST_GCM S_GCM_KEY
 
 static const char *const section_name[NSECT] = {
     "key setup (128/192/256, enc/dec/both)",
@@ -145,6 +172,11 @@ static const char *const section_name[NSECT] = {
     "CTR 64-bit counter",
     "CTR 128-bit counter",
     "multi-buffer CBC encrypt + MAC",
+    "GCM key setup (128/192/256)",
+    "GCM seal (one-shot, detached)",
+    "GCM open (good, bad tag, bad data)",
+    "GCM incremental (seal, open, verify)",
+    "GMAC (tag, verify good and bad)",
 };
 
 static unsigned long sect_errors[NSECT];
@@ -538,6 +570,281 @@ static void check_many(const char *name, size_t kl)
 }
 
 /* ---------------------------------------------------------------------
+ * GCM and GMAC on one pair (AES engine x GHASH engine): every call on
+ * the pair's key (set up from a secret key) with secret data, and on the
+ * ref x ghash-ref pair with public copies; rc, lengths, outputs agree.
+ * ------------------------------------------------------------------- */
+
+#define GCM_MAX 531 /* 33 blocks and 3 bytes */
+#define GCM_AAD_MAX 77
+#define GCM_IV_MAX 60
+
+/* Data lengths: empty, partial, exact and one-over blocks, and past
+ * the 8-, 16- and 32-block batches of the GHASH engines. */
+static const size_t gcm_lengths[] = {0,  1,   15,  16,  17,  33,  64,
+                                     65, 100, 128, 255, 256, 257, 531};
+static const size_t gcm_aad_lens[] = {0, 1, 16, 20, 77};
+/* 96-bit IVs (the counter is public) and others (J0 = GHASH of the IV:
+ * the counter is secret). */
+static const size_t gcm_iv_lens[] = {12, 60, 12, 1, 16};
+
+static unsigned long gcm_errors[NSECT];
+
+static void gcm_begin(enum section s)
+{
+    current = (int)s;
+    mark = checker_errors();
+}
+
+static void gcm_end(enum section s)
+{
+    gcm_errors[s] += checker_errors() - mark;
+    current = -1;
+}
+
+/* Incremental seal (enc) or open: AAD and data in pieces of 1, 5, 16,
+ * 27, 64, ... bytes (starting at split index s0), then finish or verify;
+ * returns the rc of the last call. */
+static int gcm_incremental(const aesir_gcm_key *key, int enc, const uint8_t *iv,
+                           size_t iv_len, const uint8_t *aad, size_t aad_len,
+                           uint8_t *out, const uint8_t *in, size_t len,
+                           uint8_t *tag, unsigned s0)
+{
+    static const size_t splits[] = {1, 5, 16, 27, 64};
+    aesir_gcm ctx;
+    size_t done = 0;
+    unsigned i = s0;
+    int err = aesir_gcm_start(&ctx, key, iv, iv_len);
+
+    while (err == AESIR_OK && done < aad_len) {
+        size_t step = splits[i++ % 5];
+        step = step < aad_len - done ? step : aad_len - done;
+        err = aesir_gcm_aad(&ctx, aad + done, step);
+        done += step;
+    }
+    done = 0;
+    while (err == AESIR_OK && done < len) {
+        size_t step = splits[i++ % 5];
+        step = step < len - done ? step : len - done;
+        err = enc ? aesir_gcm_encrypt_update(&ctx, out + done, in + done, step)
+                  : aesir_gcm_decrypt_update_unverified(&ctx, out + done,
+                                                        in + done, step);
+        done += step;
+    }
+    if (err == AESIR_OK)
+        err = enc ? aesir_gcm_finish(&ctx, tag, 16)
+                  : aesir_gcm_verify(&ctx, tag, 16);
+    aesir_gcm_abort(&ctx);
+    return err;
+}
+
+/* One message: len bytes of data, aad_len of AAD, an IV of iv_len. */
+static void gcm_case(const aesir_gcm_key *key, const aesir_gcm_key *ref,
+                     size_t len, size_t aad_len, size_t iv_len, unsigned s0)
+{
+    static uint8_t pt[GCM_MAX], aad[GCM_AAD_MAX], want[GCM_MAX + 16];
+    static uint8_t sec_in[GCM_MAX + 16], sec_aad[GCM_AAD_MAX];
+    static uint8_t out[GCM_MAX + 16], bad[GCM_MAX + 16];
+    uint8_t iv[GCM_IV_MAX], tag[16], want_tag[16];
+    size_t want_len = 0, out_len = 0;
+    int rc;
+
+    fill(iv, iv_len);
+    fill(pt, len);
+    fill(aad, aad_len);
+    CHECK_EQ(aesir_gcm_seal(ref, iv, iv_len, aad, aad_len, want, sizeof(want),
+                            &want_len, pt, len),
+             AESIR_OK);
+    CHECK_EQ(want_len, len + 16);
+
+    /* seal, appended and detached (a 12-byte tag) */
+    gcm_begin(S_GCM_SEAL);
+    secret_copy(sec_in, pt, len);
+    secret_copy(sec_aad, aad, aad_len);
+    memset(out, 0, sizeof(out));
+    rc = aesir_gcm_seal(key, iv, iv_len, sec_aad, aad_len, out, sizeof(out),
+                        &out_len, sec_in, len);
+    CT_PUBLIC(out, sizeof(out));
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK_EQ(out_len, len + 16);
+    CHECK(memcmp(out, want, len + 16) == 0);
+    memset(out, 0, sizeof(out));
+    rc = aesir_gcm_seal_detached(key, iv, iv_len, sec_aad, aad_len, out, tag,
+                                 12, sec_in, len);
+    CT_PUBLIC(out, sizeof(out));
+    CT_PUBLIC(tag, sizeof(tag));
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK(memcmp(out, want, len) == 0 && memcmp(tag, want + len, 12) == 0);
+    gcm_end(S_GCM_SEAL);
+
+    /* open: good, a bad tag, and (with data) a bad ciphertext byte; in
+     * place for the good one */
+    gcm_begin(S_GCM_OPEN);
+    secret_copy(sec_in, want, len + 16);
+    secret_copy(sec_aad, aad, aad_len);
+    rc = aesir_gcm_open(key, iv, iv_len, sec_aad, aad_len, sec_in,
+                        sizeof(sec_in), &out_len, sec_in, len + 16);
+    CT_PUBLIC(sec_in, sizeof(sec_in));
+    /* rc and out_len are not declassified here: gcm.c declassifies the
+     * verdict, and anything else secret they depended on is reported */
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK_EQ(out_len, len);
+    CHECK(memcmp(sec_in, pt, len) == 0);
+    for (unsigned v = 0; v < (len != 0 ? 2u : 1u); v++) {
+        memcpy(bad, want, len + 16);
+        bad[v == 0 ? len + (len % 16) : len / 2] ^= 0x20;
+        secret_copy(sec_in, bad, len + 16);
+        memset(out, 0x5a, sizeof(out));
+        out_len = 99;
+        rc = aesir_gcm_open(key, iv, iv_len, sec_aad, aad_len, out, sizeof(out),
+                            &out_len, sec_in, len + 16);
+        CT_PUBLIC(out, sizeof(out));
+        CHECK_EQ(rc, AESIR_E_AUTH);
+        CHECK_EQ(out_len, 0u);
+        CHECK(all_zero(out, len));
+    }
+    /* detached, 16- and 13-byte tags, one good and one bad */
+    secret_copy(sec_in, want, len + 16);
+    memset(out, 0, sizeof(out));
+    rc = aesir_gcm_open_detached(key, iv, iv_len, sec_aad, aad_len, out,
+                                 sec_in + len, 16, sec_in, len);
+    CT_PUBLIC(out, sizeof(out));
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK(memcmp(out, pt, len) == 0);
+    memcpy(bad, want + len, 16);
+    bad[12] ^= 1;
+    secret_copy(tag, bad, 16);
+    rc = aesir_gcm_open_detached(key, iv, iv_len, sec_aad, aad_len, out, tag,
+                                 13, sec_in, len);
+    CT_PUBLIC(out, sizeof(out));
+    CHECK_EQ(rc, AESIR_E_AUTH);
+    CHECK(all_zero(out, len));
+    gcm_end(S_GCM_OPEN);
+
+    /* incremental: seal, then decrypt and verify with the good tag and
+     * a bad one */
+    gcm_begin(S_GCM_INC);
+    secret_copy(sec_in, pt, len);
+    secret_copy(sec_aad, aad, aad_len);
+    memset(out, 0, sizeof(out));
+    rc = gcm_incremental(key, 1, iv, iv_len, sec_aad, aad_len, out, sec_in, len,
+                         tag, s0);
+    CT_PUBLIC(out, sizeof(out));
+    CT_PUBLIC(tag, sizeof(tag));
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK(memcmp(out, want, len) == 0 && memcmp(tag, want + len, 16) == 0);
+    for (unsigned v = 0; v < 2; v++) {
+        secret_copy(sec_in, want, len + 16);
+        if (v == 1)
+            sec_in[len + 15] ^= 0x80;
+        memset(out, 0, sizeof(out));
+        rc = gcm_incremental(key, 0, iv, iv_len, sec_aad, aad_len, out, sec_in,
+                             len, sec_in + len, s0 + 2);
+        /* decrypt_update_unverified releases the plaintext either way */
+        CT_PUBLIC(out, sizeof(out));
+        CHECK_EQ(rc, v == 0 ? AESIR_OK : AESIR_E_AUTH);
+        CHECK(memcmp(out, pt, len) == 0);
+    }
+    gcm_end(S_GCM_INC);
+
+    /* GMAC over the data as additional data */
+    CHECK_EQ(aesir_gmac(ref, iv, iv_len, pt, len, want_tag, 16), AESIR_OK);
+    gcm_begin(S_GMAC);
+    secret_copy(sec_in, pt, len);
+    rc = aesir_gmac(key, iv, iv_len, sec_in, len, tag, 16);
+    CT_PUBLIC(tag, sizeof(tag));
+    CHECK_EQ(rc, AESIR_OK);
+    CHECK(memcmp(tag, want_tag, 16) == 0);
+    for (unsigned v = 0; v < 2; v++) {
+        memcpy(bad, want_tag, 16);
+        bad[3] ^= (uint8_t)v;
+        secret_copy(tag, bad, 16);
+        rc = aesir_gmac_verify(key, iv, iv_len, sec_in, len, tag, 16);
+        CHECK_EQ(rc, v == 0 ? AESIR_OK : AESIR_E_AUTH);
+    }
+    gcm_end(S_GMAC);
+}
+
+/* One pair; returns the number of checker errors seen while checking
+ * it. */
+static unsigned long check_pair(const char *aes, const char *ghash,
+                                unsigned ghash_flags)
+{
+    static aesir_gcm_key keys[3], refs[3];
+    static const size_t key_lens[] = {16, 24, 32};
+    unsigned long total = 0;
+    unsigned n = 0;
+
+    engine_name = aes;
+    printf("GCM %s x %s (GHASH engine %s):\n", aes, ghash,
+           ghash_flags & AESIR_ENGINE_CONSTANT_TIME
+               ? "flagged constant-time"
+               : "NOT flagged constant-time");
+    memset(gcm_errors, 0, sizeof(gcm_errors));
+    for (size_t k = 0; k < 3; k++) {
+        uint8_t key_pub[32], key_sec[32];
+        size_t kl = key_lens[k];
+
+        fill(key_pub, kl);
+        CHECK_EQ(
+            aesir_gcm_init_ex(&refs[k], key_pub, kl, "ref", "ghash-ref", 0),
+            AESIR_OK);
+        gcm_begin(S_GCM_KEY);
+        secret_copy(key_sec, key_pub, kl);
+        CHECK_EQ(aesir_gcm_init_ex(&keys[k], key_sec, kl, aes, ghash, 0),
+                 AESIR_OK);
+        gcm_end(S_GCM_KEY);
+    }
+    /* each length with a 96-bit IV and with another one, key sizes and
+     * AAD lengths in turn */
+    for (size_t l = 0; l < sizeof(gcm_lengths) / sizeof(gcm_lengths[0]); l++)
+        for (unsigned v = 0; v < 2; v++, n++) {
+            size_t iv_len = v == 0 ? 12 : gcm_iv_lens[1 + l % 4];
+            gcm_case(&keys[n % 3], &refs[n % 3], gcm_lengths[l],
+                     gcm_aad_lens[n % 5], iv_len, n);
+        }
+    for (size_t k = 0; k < 3; k++) {
+        aesir_gcm_clear(&keys[k]);
+        aesir_gcm_clear(&refs[k]);
+    }
+    for (int s = FIRST_GCM; s < NSECT; s++) {
+        printf("  %-40s %8lu " CHECKER " errors\n", section_name[s],
+               gcm_errors[s]);
+        total += gcm_errors[s];
+    }
+    printf("  => GCM %s x %s: %lu " CHECKER " errors: %s\n", aes, ghash, total,
+           total == 0 ? "no secret-dependent branch or index seen"
+                      : "SECRET-DEPENDENT BRANCHES OR INDICES");
+    return total;
+}
+
+/* GCM with aes on every GHASH engine selected (only_ghash, or every
+ * available constant-time one); the number of checker errors. */
+static const char *only_ghash;
+static size_t pairs_checked;
+
+static unsigned long check_gcm(const char *aes)
+{
+    unsigned long errors = 0;
+    for (size_t g = 0; g < aesir_ghash_engine_count(); g++) {
+        const char *name = aesir_ghash_engine_name(g);
+        unsigned flags = aesir_ghash_engine_flags(g);
+        if (only_ghash != NULL ? strcmp(name, only_ghash) != 0
+                               : !(flags & AESIR_ENGINE_CONSTANT_TIME))
+            continue;
+        if (!(flags & AESIR_ENGINE_AVAILABLE)) {
+            printf("GCM %s x %s: NOT CHECKED: GHASH engine not available "
+                   "here\n",
+                   aes, name);
+            continue;
+        }
+        errors += check_pair(aes, name, flags);
+        pairs_checked++;
+    }
+    return errors;
+}
+
+/* ---------------------------------------------------------------------
  * One engine
  * ------------------------------------------------------------------- */
 
@@ -584,7 +891,7 @@ static unsigned long check_engine(const char *name, const char *desc,
         aesir_aes_clear(&both);
         aesir_aes_clear(&ref);
     }
-    for (int s = 0; s < NSECT; s++) {
+    for (int s = 0; s < FIRST_GCM; s++) {
         printf("  %-40s %8lu " CHECKER " errors\n", section_name[s],
                sect_errors[s]);
         total += sect_errors[s];
@@ -599,14 +906,18 @@ static void usage(void)
 {
 #ifdef AESIR_CT_MSAN
     fprintf(stderr, "usage: MSAN_OPTIONS=halt_on_error=0 ct_check_msan "
-                    "[--engine NAME]\n"
+                    "[--engine NAME] [--ghash NAME] [--no-gcm]\n"
                     "  without --engine: every available constant-time "
-                    "engine\n");
+                    "engine\n"
+                    "  GCM on each with every constant-time GHASH engine; "
+                    "--ghash: GCM only, on that one\n");
 #else
     fprintf(stderr,
             "usage: valgrind --error-exitcode=1 --track-origins=yes "
-            "ct_check [--engine NAME]\n"
+            "ct_check [--engine NAME] [--ghash NAME] [--no-gcm]\n"
             "  without --engine: every available constant-time engine\n"
+            "  GCM on each with every constant-time GHASH engine; --ghash: "
+            "GCM only, on that one\n"
             "  --no-valgrind: run without valgrind (checks nothing about "
             "timing; for debugging)\n");
 #endif
@@ -632,7 +943,7 @@ static void mask_for_checker(void)
 int main(int argc, char **argv)
 {
     const char *only = NULL;
-    int no_checker = 0, active = checker_running();
+    int no_checker = 0, no_gcm = 0, active = checker_running();
     size_t n, checked = 0, ct_engines = 0;
     unsigned long errors = 0;
 
@@ -644,6 +955,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc) {
             only = argv[++i];
+        } else if (strcmp(argv[i], "--ghash") == 0 && i + 1 < argc) {
+            only_ghash = argv[++i];
+        } else if (strcmp(argv[i], "--no-gcm") == 0) {
+            no_gcm = 1;
         } else if (strcmp(argv[i], "--no-valgrind") == 0) {
             no_checker = 1;
         } else {
@@ -661,6 +976,11 @@ int main(int argc, char **argv)
     }
     if (only != NULL && aesir_engine_find(only) < 0) {
         fprintf(stderr, "ct_check: no engine called %s in this build\n", only);
+        return 2;
+    }
+    if (only_ghash != NULL && aesir_ghash_engine_find(only_ghash) < 0) {
+        fprintf(stderr, "ct_check: no GHASH engine called %s in this build\n",
+                only_ghash);
         return 2;
     }
     printf("ct_check: %s; CPU features disabled: %s\n",
@@ -692,7 +1012,17 @@ int main(int argc, char **argv)
                 return EXIT_UNAVAILABLE;
             continue;
         }
-        errors += check_engine(name, aesir_engine_description(i), flags);
+        if (only_ghash == NULL)
+            errors += check_engine(name, aesir_engine_description(i), flags);
+        if (only_ghash != NULL &&
+            !(aesir_ghash_engine_flags(
+                  (size_t)aesir_ghash_engine_find(only_ghash)) &
+              AESIR_ENGINE_AVAILABLE)) {
+            printf("%s: NOT CHECKED: not available here\n", only_ghash);
+            return EXIT_UNAVAILABLE;
+        }
+        if (!no_gcm)
+            errors += check_gcm(name);
         checked++;
     }
     if (ct_engines == 0)
@@ -701,7 +1031,8 @@ int main(int argc, char **argv)
     else if (checked == 0)
         printf("ct_check: no constant-time engine available here: "
                "nothing checked\n");
-    printf("ct_check: %zu engine(s) checked, %lu " CHECKER " errors\n", checked,
-           errors);
+    printf("ct_check: %zu engine(s) checked, %zu GCM pair(s), %lu " CHECKER
+           " errors\n",
+           checked, pairs_checked, errors);
     return check_summary();
 }

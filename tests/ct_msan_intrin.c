@@ -114,6 +114,7 @@ DEF512(affineinv512, "gfni,avx512bw",
        _mm512_gf2p8affineinv_epi64_epi8(a, b, 0x63))
 DEF128(ternlog128, "avx512f,avx512vl", _mm_ternarylogic_epi32(a, b, c, 0x96))
 DEF512(ternlog512, "avx512f", _mm512_ternarylogic_epi32(a, b, c, 0x96))
+DEF512(ternlog512q, "avx512f", _mm512_ternarylogic_epi64(a, b, c, 0x96))
 
 /* An empty asm register pin (the engines' PIN, ak_pin): the identity. */
 __attribute__((target("avx512f"))) static void pin512(void)
@@ -162,6 +163,7 @@ static const struct icase cases[] = {
     {"gf2p8affineinvqb zmm", "gfni+avx512bw", 64, 2, AFFINE, affineinv512},
     {"vpternlogd xmm", "avx512f+avx512vl", 16, 3, BYTEWISE, ternlog128},
     {"vpternlogd zmm", "avx512f", 64, 3, BYTEWISE, ternlog512},
+    {"vpternlogq zmm", "avx512f", 64, 3, BYTEWISE, ternlog512q},
     {"empty asm pin (identity)", "avx512f", 64, 1, BYTEWISE, pin512},
     {"vmovdqu8 zmm{k}{z} load", "avx512f+avx512bw", 64, 1, MASKED, maskload512},
     {"vmovdqu8 zmm{k} store", "avx512f+avx512bw", 64, 1, MASKED, maskstore512},
@@ -347,6 +349,13 @@ check_values(void)
     TERN(0xff);
     TERN(0x01);
     TERN(0x80);
+    /* vpternlogq */
+    r = _mm512_ternarylogic_epi64(a, b, c, 0x96);
+    want = (__m512i)__builtin_ia32_pternlogq512_mask(
+        (__v8di)a, (__v8di)b, (__v8di)c, 0x96, (__mmask8)-1);
+    _mm512_storeu_si512((void *)x, r);
+    _mm512_storeu_si512((void *)y, want);
+    CHECK(memcmp(x, y, 64) == 0);
 #define AFF(F, B, imm)                                                         \
     r = F(a, b, imm);                                                          \
     want = (__m512i)B((__v64qi)a, (__v64qi)b, (char)(imm));                    \

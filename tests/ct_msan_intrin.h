@@ -20,6 +20,7 @@
  * has, tried) handle these strictly:
  *
  *   vpternlogd          _mm_ternarylogic_epi32, _mm512_ternarylogic_epi32
+ *   vpternlogq          _mm512_ternarylogic_epi64
  *   gf2p8affineqb       _mm{,256,512}_gf2p8affine_epi64_epi8
  *   gf2p8affineinvqb    _mm{,256,512}_gf2p8affineinv_epi64_epi8
  *
@@ -140,6 +141,11 @@ aesir_msan_ternlog512(__m512i a, __m512i b, __m512i c, int imm)
     aesir_msan_ternlog128((__m128i)(A), (__m128i)(B), (__m128i)(C), (imm))
 #undef _mm512_ternarylogic_epi32
 #define _mm512_ternarylogic_epi32(A, B, C, imm)                                \
+    aesir_msan_ternlog512((__m512i)(A), (__m512i)(B), (__m512i)(C), (imm))
+/* vpternlogq (ghash-vpclmul-avx512's XOR3): unmasked, bit for bit the
+ * same function as vpternlogd. */
+#undef _mm512_ternarylogic_epi64
+#define _mm512_ternarylogic_epi64(A, B, C, imm)                                \
     aesir_msan_ternlog512((__m512i)(A), (__m512i)(B), (__m512i)(C), (imm))
 
 /* ---------------------------------------------------------------------

@@ -26,7 +26,22 @@
  *   null_empty  NULL buffers of length 0 and an odd number of
  *               multi-buffer lanes (memcpy from NULL, arithmetic on a
  *               NULL or uninitialised pointer): silent under UBSan (the
- *               sanitizer build runs this test).
+ *               sanitizer build runs this test);
+ *
+ * and the same promises for GCM and GMAC (issue 18):
+ *
+ *   gcm_placement    aesir_gcm_key and aesir_gcm at every 16-byte offset
+ *                    within 64 and from malloc, on every pair of an AES
+ *                    and a GHASH engine, against ref x ghash-ref (every
+ *                    entry point); not 16-byte aligned: init and start
+ *                    refused (AESIR_E_ARGUMENT) with nothing written, a
+ *                    good key or context copied there is not set up
+ *                    (AESIR_E_STATE), nothing written;
+ *   gcm_cleared_key  a key cleared under a message, and every call on a
+ *                    cleared key: AESIR_E_STATE, nothing written;
+ *   gcm_wrap         lengths near SIZE_MAX (data, AAD, IV, out_cap; open
+ *                    with in_len < 16) refused before anything is read or
+ *                    written; an incremental error ends the message.
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -568,6 +583,332 @@ static void test_null_empty(const aesir_aes *k)
     }
 }
 
+/* ------------------------------------------------------------------ */
+
+/* GCM and GMAC (aesir_gcm_key, aesir_gcm). */
+
+static int ghash_available(size_t g)
+{
+    return (aesir_ghash_engine_flags(g) & AESIR_ENGINE_AVAILABLE) != 0;
+}
+
+/* Every GCM entry point on key (and a context at ctx) for one message of
+ * len bytes, into out (at most GCM_ALL_BYTES); returns the byte count. */
+#define GCM_ALL_BYTES (4 * (300 + 16) + 3 * 16)
+static size_t gcm_all(const aesir_gcm_key *key, aesir_gcm *ctx, uint8_t *out,
+                      const uint8_t *in, size_t len)
+{
+    static const uint8_t aad[21] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                    12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
+    uint8_t *o = out, back[300];
+    size_t n = 0, cut = len / 3;
+
+    /* one-shot, 96-bit IV, then another IV length */
+    CHECK_EQ(aesir_gcm_seal(key, iv16, 12, aad, sizeof(aad), o, len + 16, &n,
+                            in, len),
+             AESIR_OK);
+    CHECK(n == len + 16);
+    CHECK_EQ(aesir_gcm_open(key, iv16, 12, aad, sizeof(aad), back, len, &n, o,
+                            len + 16),
+             AESIR_OK);
+    CHECK(n == len && memcmp(back, in, len) == 0);
+    o += len + 16;
+    CHECK_EQ(aesir_gcm_seal(key, iv16, 16, NULL, 0, o, len + 16, &n, in, len),
+             AESIR_OK);
+    o += len + 16;
+    /* incremental, cut in two, both ways */
+    CHECK_EQ(aesir_gcm_start(ctx, key, iv16, 7), AESIR_OK);
+    CHECK_EQ(aesir_gcm_aad(ctx, aad, 5), AESIR_OK);
+    CHECK_EQ(aesir_gcm_aad(ctx, aad + 5, sizeof(aad) - 5), AESIR_OK);
+    CHECK_EQ(aesir_gcm_encrypt_update(ctx, o, in, cut), AESIR_OK);
+    CHECK_EQ(aesir_gcm_encrypt_update(ctx, o + cut, in + cut, len - cut),
+             AESIR_OK);
+    CHECK_EQ(aesir_gcm_finish(ctx, o + len, 16), AESIR_OK);
+    CHECK_EQ(aesir_gcm_start(ctx, key, iv16, 7), AESIR_OK);
+    CHECK_EQ(aesir_gcm_aad(ctx, aad, sizeof(aad)), AESIR_OK);
+    CHECK_EQ(aesir_gcm_decrypt_update_unverified(ctx, back, o, len - cut),
+             AESIR_OK);
+    CHECK_EQ(aesir_gcm_decrypt_update_unverified(ctx, back + len - cut,
+                                                 o + len - cut, cut),
+             AESIR_OK);
+    CHECK_EQ(aesir_gcm_verify(ctx, o + len, 16), AESIR_OK);
+    CHECK(memcmp(back, in, len) == 0);
+    o += len + 16;
+    /* detached, in place */
+    memcpy(o, in, len);
+    CHECK_EQ(
+        aesir_gcm_seal_detached(key, iv16, 12, aad, 3, o, o + len, 16, o, len),
+        AESIR_OK);
+    o += len + 16;
+    /* GMAC */
+    CHECK_EQ(aesir_gmac(key, iv16, 12, in, len, o, 16), AESIR_OK);
+    CHECK_EQ(aesir_gmac_verify(key, iv16, 12, in, len, o, 16), AESIR_OK);
+    o += 16;
+    return (size_t)(o - out);
+}
+
+/* The key at kbuf + koff and the context at cbuf + coff, on a pair. */
+static void gcm_check_placed(unsigned char *kbuf, size_t koff,
+                             unsigned char *cbuf, size_t coff, const char *e,
+                             const char *g, size_t key_len, const uint8_t *ref,
+                             const uint8_t *in, size_t len)
+{
+    static uint8_t got[GCM_ALL_BYTES];
+    aesir_gcm_key *k = (aesir_gcm_key *)(void *)(kbuf + koff);
+    aesir_gcm *c = (aesir_gcm *)(void *)(cbuf + coff);
+    const char *ae = NULL, *ge = NULL;
+    size_t n;
+
+    CHECK_EQ(aesir_gcm_init_ex(k, key32, key_len, e, g, 0), AESIR_OK);
+    CHECK_EQ(aesir_gcm_engines(k, &ae, &ge), AESIR_OK);
+    CHECK(ae != NULL && ge != NULL && strcmp(ae, e) == 0 && strcmp(ge, g) == 0);
+    n = gcm_all(k, c, got, in, len);
+    CHECK(memcmp(got, ref, n) == 0);
+    aesir_gcm_clear(k);
+    CHECK_EQ(aesir_gcm_engines(k, NULL, NULL), AESIR_E_STATE);
+}
+
+static void test_gcm_placement(void)
+{
+    static uint8_t ref[GCM_ALL_BYTES];
+    uint8_t in[300];
+    unsigned char *kblock = aligned_alloc(64, sizeof(aesir_gcm_key) + 64);
+    unsigned char *cblock = aligned_alloc(64, sizeof(aesir_gcm) + 64);
+    aesir_gcm_key *heap = malloc(sizeof(aesir_gcm_key));
+    aesir_gcm *cheap = malloc(sizeof(aesir_gcm));
+    aesir_gcm_key *ref_key = aligned_alloc(64, sizeof(aesir_gcm_key));
+    aesir_gcm ref_ctx;
+    size_t pairs = 0;
+
+    CHECK(kblock != NULL && cblock != NULL && heap != NULL && cheap != NULL &&
+          ref_key != NULL);
+    if (kblock == NULL || cblock == NULL || heap == NULL || cheap == NULL ||
+        ref_key == NULL)
+        return;
+    fill(in, sizeof(in), 7);
+    for (size_t kl = 16; kl <= 32; kl += 8) {
+        size_t len = kl == 24 ? 300 : 77;
+        CHECK_EQ(aesir_gcm_init_ex(ref_key, key32, kl, "ref", "ghash-ref", 0),
+                 AESIR_OK);
+        CHECK(gcm_all(ref_key, &ref_ctx, ref, in, len) > 0);
+        for (size_t e = 0; e < aesir_engine_count(); e++)
+            for (size_t g = 0; g < aesir_ghash_engine_count(); g++) {
+                const char *en = aesir_engine_name(e);
+                const char *gn = aesir_ghash_engine_name(g);
+                if (!available(e) || !ghash_available(g))
+                    continue;
+                /* key and context at each 16-byte offset within 64 (the
+                 * context's offset turning the other way), and from
+                 * malloc */
+                for (size_t off = 0; off < 64; off += 16)
+                    gcm_check_placed(kblock, off, cblock, 48 - off, en, gn, kl,
+                                     ref, in, len);
+                gcm_check_placed((unsigned char *)heap, 0,
+                                 (unsigned char *)cheap, 0, en, gn, kl, ref, in,
+                                 len);
+                pairs += kl == 16;
+            }
+    }
+    printf("gcm placement: %zu pairs ok (offsets 0, 16, 32, 48 and malloc)\n",
+           pairs);
+
+    /* Not 16-byte aligned: refused, nothing written. */
+    for (size_t off = 1; off < 16; off += 6) { /* 1, 7, 13: never 8 */
+        aesir_gcm_key *mk = (aesir_gcm_key *)(void *)(kblock + off);
+        aesir_gcm *mc = (aesir_gcm *)(void *)(cblock + off);
+        uint8_t buf[64], tag[16];
+        size_t n = 7;
+
+        memset(kblock, 0x5c, sizeof(aesir_gcm_key) + 64);
+        memset(cblock, 0x5c, sizeof(aesir_gcm) + 64);
+        CHECK_EQ(aesir_gcm_init(mk, key32, 16), AESIR_E_ARGUMENT);
+        CHECK_EQ(aesir_gcm_init_ex(mk, key32, 32, "ref", "ghash-ref", 0),
+                 AESIR_E_ARGUMENT);
+        CHECK(all_eq(kblock, 0x5c, sizeof(aesir_gcm_key) + 64));
+        CHECK_EQ(aesir_gcm_start(mc, ref_key, iv16, 12), AESIR_E_ARGUMENT);
+        CHECK(all_eq(cblock, 0x5c, sizeof(aesir_gcm) + 64));
+        /* a good key copied to a misaligned place: not set up */
+        memcpy(mk, ref_key, sizeof(aesir_gcm_key));
+        memset(buf, 0xa5, sizeof(buf));
+        CHECK_EQ(aesir_gcm_engines(mk, NULL, NULL), AESIR_E_STATE);
+        CHECK_EQ(
+            aesir_gcm_seal(mk, iv16, 12, NULL, 0, buf, sizeof(buf), &n, in, 16),
+            AESIR_E_STATE);
+        CHECK_EQ(
+            aesir_gcm_open(mk, iv16, 12, NULL, 0, buf, sizeof(buf), &n, in, 32),
+            AESIR_E_STATE);
+        CHECK_EQ(n, 0u);
+        CHECK_EQ(aesir_gcm_seal_detached(mk, iv16, 12, NULL, 0, buf, tag, 16,
+                                         in, 16),
+                 AESIR_E_STATE);
+        CHECK_EQ(
+            aesir_gcm_open_detached(mk, iv16, 12, NULL, 0, buf, in, 16, in, 16),
+            AESIR_E_STATE);
+        CHECK_EQ(aesir_gmac(mk, iv16, 12, in, 16, buf, 16), AESIR_E_STATE);
+        CHECK_EQ(aesir_gmac_verify(mk, iv16, 12, in, 16, in, 16),
+                 AESIR_E_STATE);
+        CHECK(all_eq(buf, 0xa5, sizeof(buf)));
+        CHECK_EQ(aesir_gcm_start(&ref_ctx, mk, iv16, 12), AESIR_E_STATE);
+        /* a good context copied to a misaligned place: not started */
+        CHECK_EQ(aesir_gcm_start(&ref_ctx, ref_key, iv16, 12), AESIR_OK);
+        memcpy(mc, &ref_ctx, sizeof(aesir_gcm));
+        memcpy(buf, mc, sizeof(buf));
+        CHECK_EQ(aesir_gcm_aad(mc, in, 5), AESIR_E_STATE);
+        CHECK_EQ(aesir_gcm_encrypt_update(mc, buf, in, 5), AESIR_E_STATE);
+        CHECK_EQ(aesir_gcm_decrypt_update_unverified(mc, buf, in, 5),
+                 AESIR_E_STATE);
+        CHECK_EQ(aesir_gcm_finish(mc, tag, 16), AESIR_E_STATE);
+        CHECK_EQ(aesir_gcm_verify(mc, tag, 16), AESIR_E_STATE);
+        aesir_gcm_abort(mc);
+        CHECK(memcmp(buf, mc, sizeof(buf)) == 0); /* nothing written */
+        aesir_gcm_abort(&ref_ctx);
+    }
+    aesir_gcm_clear(ref_key);
+    free(kblock);
+    free(cblock);
+    free(heap);
+    free(cheap);
+    free(ref_key);
+}
+
+/* A cleared key: every call on it, and on a message started with it,
+ * is AESIR_E_STATE. */
+static void test_gcm_cleared_key(void)
+{
+    uint8_t in[64], out[96], tag[16];
+    size_t n = 7;
+
+    fill(in, sizeof(in), 3);
+    for (int step = 0; step < 4; step++) {
+        aesir_gcm_key k;
+        aesir_gcm c;
+        CHECK_EQ(aesir_gcm_init(&k, key32, 16), AESIR_OK);
+        CHECK_EQ(aesir_gcm_start(&c, &k, iv16, 12), AESIR_OK);
+        if (step >= 1)
+            CHECK_EQ(aesir_gcm_aad(&c, in, 3), AESIR_OK);
+        if (step == 2)
+            CHECK_EQ(aesir_gcm_encrypt_update(&c, out, in, 5), AESIR_OK);
+        if (step == 3)
+            CHECK_EQ(aesir_gcm_decrypt_update_unverified(&c, out, in, 5),
+                     AESIR_OK);
+        aesir_gcm_clear(&k);
+        memset(out, 0xa5, sizeof(out));
+        switch (step) {
+        case 0:
+            CHECK_EQ(aesir_gcm_aad(&c, in, 20), AESIR_E_STATE);
+            break;
+        case 1:
+            CHECK_EQ(aesir_gcm_encrypt_update(&c, out, in, 40), AESIR_E_STATE);
+            break;
+        case 2:
+            CHECK_EQ(aesir_gcm_finish(&c, tag, 16), AESIR_E_STATE);
+            break;
+        default:
+            CHECK_EQ(aesir_gcm_decrypt_update_unverified(&c, out, in, 40),
+                     AESIR_E_STATE);
+            break;
+        }
+        CHECK(all_eq(out, 0xa5, sizeof(out)));
+        /* the error ended the message */
+        CHECK_EQ(aesir_gcm_verify(&c, tag, 16), AESIR_E_STATE);
+        CHECK_EQ(aesir_gcm_start(&c, &k, iv16, 12), AESIR_E_STATE);
+        CHECK_EQ(
+            aesir_gcm_seal(&k, iv16, 12, NULL, 0, out, sizeof(out), &n, in, 16),
+            AESIR_E_STATE);
+        CHECK_EQ(
+            aesir_gcm_open(&k, iv16, 12, NULL, 0, out, sizeof(out), &n, in, 32),
+            AESIR_E_STATE);
+        CHECK_EQ(n, 0u);
+        CHECK_EQ(aesir_gmac(&k, iv16, 12, in, 16, tag, 16), AESIR_E_STATE);
+        CHECK(all_eq(out, 0xa5, sizeof(out)));
+    }
+}
+
+/* Lengths near SIZE_MAX never wrap: refused before anything is read or
+ * written. */
+static void test_gcm_wrap(void)
+{
+    static const size_t huge[] = {SIZE_MAX,      SIZE_MAX - 1,
+                                  SIZE_MAX - 15, SIZE_MAX - 16,
+                                  SIZE_MAX - 17, SIZE_MAX / 2 + 1};
+    aesir_gcm_key *k = aligned_alloc(64, sizeof(aesir_gcm_key));
+    uint8_t in[48], out[64], tag[16];
+
+    if (k == NULL || aesir_gcm_init(k, key32, 32) != AESIR_OK) {
+        CHECK(0);
+        free(k);
+        return;
+    }
+    fill(in, sizeof(in), 2);
+    for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+        size_t h = huge[i], n = 99;
+        int err;
+        aesir_gcm c;
+        memset(out, 0xa5, sizeof(out));
+        /* seal: in_len huge, out_cap huge or small, or in_len + 16 wrapping
+         * to a small out_cap */
+        err = aesir_gcm_seal(k, iv16, 12, NULL, 0, out, SIZE_MAX, &n, in, h);
+        CHECK(err == AESIR_E_INPUT_LENGTH);
+        err = aesir_gcm_seal(k, iv16, 12, NULL, 0, out, sizeof(out), &n, in, h);
+        CHECK(err == AESIR_E_INPUT_LENGTH || err == AESIR_E_OUTPUT_SIZE);
+        err = aesir_gcm_seal(k, iv16, 12, NULL, 0, out, h + 16, &n, in, h);
+        CHECK(err == AESIR_E_INPUT_LENGTH || err == AESIR_E_OUTPUT_SIZE);
+        /* a small message with an out_cap that would wrap if 16 were
+         * added to it rather than taken from it */
+        err = aesir_gcm_seal(k, iv16, 12, NULL, 0, out, 15, &n, in, 48);
+        CHECK_EQ(err, AESIR_E_OUTPUT_SIZE);
+        CHECK_EQ(n, 99u);
+        /* open: huge in_len; out_cap huge */
+        err = aesir_gcm_open(k, iv16, 12, NULL, 0, out, SIZE_MAX, &n, in, h);
+        CHECK_EQ(err, AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(n, 0u);
+        /* detached, GMAC, AAD and IV lengths */
+        CHECK_EQ(
+            aesir_gcm_seal_detached(k, iv16, 12, NULL, 0, out, tag, 16, in, h),
+            AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(
+            aesir_gcm_open_detached(k, iv16, 12, NULL, 0, out, tag, 16, in, h),
+            AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(aesir_gmac(k, iv16, 12, in, h, out, 16), AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(aesir_gmac_verify(k, iv16, 12, in, h, in, 16),
+                 AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(
+            aesir_gcm_seal(k, iv16, h, NULL, 0, out, sizeof(out), &n, in, 16),
+            AESIR_E_IV_LENGTH);
+        CHECK_EQ(aesir_gcm_start(&c, k, iv16, h), AESIR_E_IV_LENGTH);
+        /* incremental: the error ends the message */
+        CHECK_EQ(aesir_gcm_start(&c, k, iv16, 12), AESIR_OK);
+        CHECK_EQ(aesir_gcm_aad(&c, in, h), AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(aesir_gcm_finish(&c, tag, 16), AESIR_E_STATE);
+        for (int dec = 0; dec < 2; dec++) {
+            CHECK_EQ(aesir_gcm_start(&c, k, iv16, 12), AESIR_OK);
+            CHECK_EQ(dec ? aesir_gcm_decrypt_update_unverified(&c, out, in, 20)
+                         : aesir_gcm_encrypt_update(&c, out, in, 20),
+                     AESIR_OK);
+            memset(out, 0xa5, sizeof(out));
+            CHECK_EQ(dec ? aesir_gcm_decrypt_update_unverified(&c, out, in, h)
+                         : aesir_gcm_encrypt_update(&c, out, in, h),
+                     AESIR_E_INPUT_LENGTH);
+            CHECK_EQ(dec ? aesir_gcm_verify(&c, tag, 16)
+                         : aesir_gcm_finish(&c, tag, 16),
+                     AESIR_E_STATE);
+        }
+        CHECK(all_eq(out, 0xa5, sizeof(out)));
+    }
+    /* open with in_len < 16: no tag, refused, nothing written */
+    for (size_t len = 0; len < 16; len++) {
+        size_t n = 99;
+        memset(out, 0xa5, sizeof(out));
+        CHECK_EQ(
+            aesir_gcm_open(k, iv16, 12, NULL, 0, out, sizeof(out), &n, in, len),
+            AESIR_E_INPUT_LENGTH);
+        CHECK_EQ(n, 0u);
+        CHECK(all_eq(out, 0xa5, sizeof(out)));
+    }
+    aesir_gcm_clear(k);
+    free(k);
+}
+
 /* test_hardening [name ...]: the tests named (all when none), so that
  * each can be run alone against an older library (where one crashes). */
 static int wanted(int argc, char **argv, const char *name)
@@ -602,6 +943,12 @@ int main(int argc, char **argv)
         test_cleared_key();
     if (wanted(argc, argv, "null_empty"))
         test_null_empty(k);
+    if (wanted(argc, argv, "gcm_placement"))
+        test_gcm_placement();
+    if (wanted(argc, argv, "gcm_cleared_key"))
+        test_gcm_cleared_key();
+    if (wanted(argc, argv, "gcm_wrap"))
+        test_gcm_wrap();
     aesir_aes_clear(k);
     free(k);
     return check_summary();

@@ -25,7 +25,20 @@
  *   cbc-xor    CBC's P_i ^ C_(i-1): the cipher's input when encrypting,
  *              its output when decrypting;
  *   mac-chain  the inner chaining values of aesir_cbc_mac_many (all but
- *              the last block of each chain, which is returned).
+ *              the last block of each chain, which is returned);
+ *
+ * and for GCM and GMAC, on every pair of an AES engine and a GHASH
+ * engine (the key's AES schedule as above, keystream = E_K(inc32^i(J0)),
+ * plaintext):
+ *
+ *   ghash-key  H = E_K(0^128) and the GHASH engine's key area in the
+ *              aesir_gcm_key (powers of H, tables; every 16-byte chunk,
+ *              as for sched);
+ *   ekj0       E_K(J0), the mask of the tag;
+ *   ghash-out  S, the GHASH value the tag is E_K(J0) xor S of;
+ *   j0         J0 for an IV of other than 96 bits (then GHASH_H(IV):
+ *              knowing it gives equations in H); a 96-bit IV's J0 is
+ *              public.
  *
  * An 8-byte piece that could be there by chance (fewer than 4 distinct
  * byte values, or only the bytes 00 0f f0 ff: every word of the
@@ -39,8 +52,8 @@
  * The result is a table on stdout, per engine and function, of what was
  * found (kind and number of distinct 16-byte secrets); -v prints the
  * clean rows too and where each hit lies. The test fails when keystream,
- * plaintext, cbc-xor or mac-chain is found anywhere, or key material
- * that the allowlist below does not name with its reason.
+ * plaintext, cbc-xor, mac-chain or any GCM kind is found anywhere, or key
+ * material that the allowlist below does not name with its reason.
  *
  * It can fail: a self-check first runs a deliberately leaky function on
  * the same stack (the key, a round key, a keystream block at an odd
@@ -65,7 +78,8 @@
  * spills round keys that the shipped code keeps in registers.
  *
  * Options: -v (all rows, where each hit lies), --engine NAME (only that
- * engine), --row PREFIX (only the functions whose row starts so). Keys
+ * engine), --ghash NAME (only that GHASH engine in the GCM pairs), --row
+ * PREFIX (only the functions whose row starts so). Keys
  * and data are random but reproducible per engine and key size;
  * AESIR_TEST_SEED=n draws others.
  */
@@ -80,6 +94,7 @@
 
 #include "aesir.h"
 #include "check.h"
+#include "gcm.h"
 #include "internal.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -105,12 +120,16 @@ enum kind {
     K_PLAIN,
     K_CBCXOR,
     K_MACCHAIN,
+    K_HKEY,
+    K_EKJ0,
+    K_GHASH,
+    K_J0,
     NKINDS
 };
 
 static const char *const kind_name[NKINDS] = {
-    "key",       "rk",        "rk-inv",  "sched",
-    "keystream", "plaintext", "cbc-xor", "mac-chain"};
+    "key",     "rk",        "rk-inv",    "sched", "keystream", "plaintext",
+    "cbc-xor", "mac-chain", "ghash-key", "ekj0",  "ghash-out", "j0"};
 
 /* Key material may be allowlisted; the rest never. */
 static int kind_is_key(unsigned k)
@@ -575,6 +594,14 @@ static struct {
     aesir_cbc_job jobs[MB_JOBS];
     size_t njobs;
     int err;
+    /* GCM */
+    _Alignas(64) aesir_gcm_key gkey; /* the pair under test */
+    _Alignas(64) aesir_gcm_key gref; /* ref x ghash-ref, same key */
+    _Alignas(64) aesir_gcm_key gtmp; /* scratch */
+    aesir_gcm gctx;
+    const char *ghash;
+    uint8_t giv[60], aad[80], tag[16];
+    size_t iv_len, aad_len;
 } g;
 
 /* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
@@ -1066,6 +1093,230 @@ static void seed_for(const char *engine, size_t key_len)
     rng_state = h ^ key_len;
 }
 
+/* ---- GCM and GMAC ---------------------------------------------------- */
+
+static void call_gcm_init(void)
+{
+    g.err =
+        aesir_gcm_init_ex(&g.gtmp, g.keybytes, g.key_len, g.engine, g.ghash, 0);
+}
+
+static void call_gcm_seal(void)
+{
+    g.err = aesir_gcm_seal(&g.gkey, g.giv, g.iv_len, g.aad, g.aad_len, g.out,
+                           sizeof(g.out), &g.out_len, g.in, g.len);
+}
+
+static void call_gcm_open(void)
+{
+    g.err = aesir_gcm_open(&g.gkey, g.giv, g.iv_len, g.aad, g.aad_len, g.out,
+                           sizeof(g.out), &g.out_len, g.in, g.len + 16);
+}
+
+static void call_gcm_start(void)
+{
+    g.err = aesir_gcm_start(&g.gctx, &g.gkey, g.giv, g.iv_len);
+}
+
+static void call_gcm_aad(void)
+{
+    g.err = aesir_gcm_aad(&g.gctx, g.aad + g.upd_off, g.upd_len);
+}
+
+static void call_gcm_encrypt_update(void)
+{
+    g.err = aesir_gcm_encrypt_update(&g.gctx, g.out + g.upd_off,
+                                     g.in + g.upd_off, g.upd_len);
+}
+
+static void call_gcm_decrypt_update(void)
+{
+    g.err = aesir_gcm_decrypt_update_unverified(&g.gctx, g.out + g.upd_off,
+                                                g.in + g.upd_off, g.upd_len);
+}
+
+static void call_gcm_finish(void)
+{
+    g.err = aesir_gcm_finish(&g.gctx, g.tag, 16);
+}
+
+static void call_gcm_verify(void)
+{
+    g.err = aesir_gcm_verify(&g.gctx, g.tag, 16);
+}
+
+static void call_gmac(void)
+{
+    g.err = aesir_gmac(&g.gkey, g.giv, g.iv_len, g.aad, g.aad_len, g.tag, 16);
+}
+
+static void call_gmac_verify(void)
+{
+    g.err = aesir_gmac_verify(&g.gkey, g.giv, g.iv_len, g.aad, g.aad_len, g.tag,
+                              16);
+}
+
+/* The GCM key's secrets: the AES key's (register_key_secrets), H, and
+ * every 16-byte chunk of the GHASH engine's key area. */
+static void register_gcm_key_secrets(void)
+{
+    const struct gcm_key_state *k =
+        (const struct gcm_key_state *)(const void *)g.gkey.opaque;
+    uint8_t h[16] = {0};
+
+    register_key_secrets(&k->aes);
+    ref_block(h, h);
+    add_secret(K_HKEY, h, 16);
+    for (size_t i = 0; i < AESIR_GHASH_KEY_BYTES; i += 16)
+        add_secret_in(K_HKEY, k->hk + i, 16, AESIR_GHASH_KEY_BYTES - i);
+    fixed_pieces = npieces;
+    fixed_secrets = nsecrets;
+}
+
+/* A message's secrets, for g.giv, g.in (the plaintext) of g.len bytes
+ * and the full tag t: J0 (other IV lengths), E_K(J0), S, the keystream
+ * and the plaintext. J0 and E_K(J0) come from a message started on the
+ * ref x ghash-ref key (white-box: struct gcm_state, gcm.h). */
+static void register_gcm_secrets(const uint8_t *pt, size_t len,
+                                 const uint8_t t[16])
+{
+    aesir_gcm c;
+    const struct gcm_state *st =
+        (const struct gcm_state *)(const void *)c.opaque;
+    uint8_t ctr[16], ks[16], sv[16];
+
+    reset_call_secrets();
+    CHECK(aesir_gcm_start(&c, &g.gref, g.giv, g.iv_len) == AESIR_OK);
+    memcpy(ctr, st->ctr, 16);
+    add_secret(K_EKJ0, st->ekj0, 16);
+    if (g.iv_len != 12) {
+        uint8_t j0[16];
+        memcpy(j0, ctr, 16);
+        aesir_store_be32(j0 + 12, aesir_load_be32(j0 + 12) - 1);
+        add_secret(K_J0, j0, 16);
+    }
+    xor16(sv, t, st->ekj0);
+    add_secret(K_GHASH, sv, 16);
+    for (size_t i = 0; i < (len + 15) / 16; i++) {
+        ref_block(ks, ctr);
+        add_secret(K_KEYSTREAM, ks, 16);
+        aesir_store_be32(ctr + 12, aesir_load_be32(ctr + 12) + 1);
+    }
+    add_blocks(K_PLAIN, pt, len);
+    aesir_gcm_abort(&c);
+}
+
+/* One message of len bytes with aad_len bytes of AAD and an IV of iv_len
+ * bytes: seal, open (good and bad tag), incremental both ways (each call
+ * scanned), GMAC over the AAD. */
+static void gcm_case(size_t len, size_t aad_len, size_t iv_len)
+{
+    static const size_t split[] = {7, 16, 33, 100, 1};
+    static uint8_t pt[MAX_MSG], sealed[MAX_MSG + 16];
+    size_t n = 0, off;
+    int pass;
+
+    g.len = len, g.aad_len = aad_len, g.iv_len = iv_len;
+    fill(g.giv, iv_len);
+    fill(g.aad, aad_len);
+    fill(pt, len);
+    CHECK(aesir_gcm_seal(&g.gref, g.giv, iv_len, g.aad, aad_len, sealed,
+                         sizeof(sealed), &n, pt, len) == AESIR_OK);
+    register_gcm_secrets(pt, len, sealed + len);
+
+    memcpy(g.in, pt, len);
+    memset(g.out, 0, sizeof(g.out));
+    scan_call("gcm_seal", call_gcm_seal);
+    CHECK(g.err == AESIR_OK && g.out_len == len + 16 &&
+          memcmp(g.out, sealed, len + 16) == 0);
+
+    memcpy(g.in, sealed, len + 16);
+    scan_call("gcm_open", call_gcm_open);
+    CHECK(g.err == AESIR_OK && g.out_len == len && memcmp(g.out, pt, len) == 0);
+    g.in[len + 5] ^= 1;
+    scan_call("gcm_open bad tag", call_gcm_open);
+    CHECK(g.err == AESIR_E_AUTH && g.out_len == 0 && all_zero(g.out, len));
+
+    /* incremental: encrypt, then decrypt (good and bad tag) */
+    for (pass = 0; pass < 3; pass++) {
+        const char *row = pass == 0   ? "gcm incremental enc"
+                          : pass == 1 ? "gcm incremental dec"
+                                      : "gcm incremental dec bad";
+        size_t i = 0;
+        memcpy(g.in, pass == 0 ? pt : sealed, len);
+        memset(g.out, 0, sizeof(g.out));
+        scan_call(row, call_gcm_start);
+        CHECK_EQ(g.err, AESIR_OK);
+        for (off = 0; off < aad_len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len =
+                split[i % 5] < aad_len - off ? split[i % 5] : aad_len - off;
+            i++;
+            scan_call(row, call_gcm_aad);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        for (off = 0; off < len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len = split[i % 5] < len - off ? split[i % 5] : len - off;
+            i++;
+            scan_call(row, pass == 0 ? call_gcm_encrypt_update
+                                     : call_gcm_decrypt_update);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        if (pass == 0) {
+            scan_call(row, call_gcm_finish);
+            CHECK(g.err == AESIR_OK && memcmp(g.tag, sealed + len, 16) == 0 &&
+                  memcmp(g.out, sealed, len) == 0);
+        } else {
+            memcpy(g.tag, sealed + len, 16);
+            g.tag[0] ^= (uint8_t)(pass == 2);
+            scan_call(row, call_gcm_verify);
+            CHECK(g.err == (pass == 1 ? AESIR_OK : AESIR_E_AUTH) &&
+                  memcmp(g.out, pt, len) == 0);
+        }
+    }
+
+    /* GMAC over the AAD: its own S and E_K(J0), no keystream */
+    CHECK(aesir_gmac(&g.gref, g.giv, iv_len, g.aad, aad_len, sealed, 16) ==
+          AESIR_OK);
+    register_gcm_secrets(pt, 0, sealed);
+    scan_call("gmac", call_gmac);
+    CHECK(g.err == AESIR_OK && memcmp(g.tag, sealed, 16) == 0);
+    scan_call("gmac_verify", call_gmac_verify);
+    CHECK_EQ(g.err, AESIR_OK);
+    g.tag[15] ^= 0x40;
+    scan_call("gmac_verify bad", call_gmac_verify);
+    CHECK_EQ(g.err, AESIR_E_AUTH);
+}
+
+/* One pair (g.engine x g.ghash) with a key of key_len bytes. */
+static void test_gcm_pair(size_t key_len)
+{
+    seed_for(g.engine, key_len);
+    for (const char *c = g.ghash; *c != '\0'; c++)
+        rng_state = rng_state * 31 + (unsigned char)*c;
+    g.key_len = key_len;
+    fill(g.keybytes, key_len);
+    CHECK(aesir_aes_init_ex(&g.ref, g.keybytes, key_len, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    CHECK(aesir_gcm_init_ex(&g.gref, g.keybytes, key_len, "ref", "ghash-ref",
+                            0) == AESIR_OK);
+    CHECK(aesir_gcm_init_ex(&g.gkey, g.keybytes, key_len, g.engine, g.ghash,
+                            0) == AESIR_OK);
+    register_gcm_key_secrets();
+    reset_call_secrets();
+    scan_call("gcm_init_ex", call_gcm_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    aesir_gcm_clear(&g.gtmp);
+    gcm_case(100, 20, 12);
+    gcm_case(531, 0, 12);
+    gcm_case(37, 77, 60);
+    gcm_case(MAX_MSG, 5, 8);
+    aesir_gcm_clear(&g.gkey);
+    aesir_gcm_clear(&g.gref);
+    aesir_aes_clear(&g.ref);
+}
+
 static void test_engine_key(size_t key_len)
 {
     seed_for(g.engine, key_len);
@@ -1159,17 +1410,22 @@ static void selfcheck(void)
 
 int main(int argc, char **argv)
 {
-    const char *only = NULL;
+    const char *only = NULL, *only_ghash = NULL;
+    size_t pair = 0;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-v") == 0) {
             verbose = 1;
         } else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc) {
             only = argv[++i];
+        } else if (strcmp(argv[i], "--ghash") == 0 && i + 1 < argc) {
+            only_ghash = argv[++i];
         } else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc) {
             only_row = argv[++i];
         } else {
-            fprintf(stderr, "usage: %s [-v] [--engine NAME] [--row PREFIX]\n",
+            fprintf(stderr,
+                    "usage: %s [-v] [--engine NAME] [--ghash NAME] "
+                    "[--row PREFIX]\n",
                     argv[0]);
             return 2;
         }
@@ -1191,6 +1447,14 @@ int main(int argc, char **argv)
                                 AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
         aesir_aes_clear(&g.key);
     }
+    for (size_t i = 0; i < aesir_ghash_engine_count(); i++) {
+        uint8_t k[16] = {0};
+        if (!(aesir_ghash_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        CHECK(aesir_gcm_init_ex(&g.gkey, k, 16, "ref",
+                                aesir_ghash_engine_name(i), 0) == AESIR_OK);
+        aesir_gcm_clear(&g.gkey);
+    }
     selfcheck();
 
     printf("residue per engine and function (distinct secrets found, "
@@ -1207,6 +1471,28 @@ int main(int argc, char **argv)
         for (size_t kl = 16; kl <= 32; kl += 8)
             test_engine_key(kl);
         report_engine();
+    }
+    /* GCM and GMAC on every pair; the key size changes from pair to
+     * pair, so each AES engine meets all three. */
+    printf("GCM and GMAC residue per pair (AES engine/GHASH engine):\n");
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        const char *name = aesir_engine_name(i);
+        if ((only != NULL && strcmp(only, name) != 0) ||
+            !(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        for (size_t h = 0; h < aesir_ghash_engine_count(); h++) {
+            static char pair_name[64];
+            const char *gname = aesir_ghash_engine_name(h);
+            if ((only_ghash != NULL && strcmp(only_ghash, gname) != 0) ||
+                !(aesir_ghash_engine_flags(h) & AESIR_ENGINE_AVAILABLE))
+                continue;
+            snprintf(pair_name, sizeof(pair_name), "%s/%s", name, gname);
+            cur_engine = pair_name;
+            g.engine = name;
+            g.ghash = gname;
+            test_gcm_pair(16 + 8 * (pair++ % 3));
+            report_engine();
+        }
     }
     printf("total:");
     for (unsigned k = 0; k < NKINDS; k++)

@@ -24,6 +24,7 @@
  * zeroes what it wrote.
  */
 #include "gcm.h"
+#include "ct.h"
 
 /* The key state behind key, or NULL when it is not set up (or not
  * 16-byte aligned, as for aesir_aes). */
@@ -161,17 +162,71 @@ static void hash_pad(struct gcm_state *st)
 
 /* ---- counter --------------------------------------------------------- */
 
+/* Counter blocks per batch of ctr32_secret: the widest engine batch
+ * (vaes-avx512, bs-avx512: 32 blocks). */
+#define GCM_SECRET_BATCH 32
+
+/*
+ * ctr32 for a secret counter. With an IV of other than 96 bits, J0 is
+ * GHASH_H(IV || ...): a function of H, so the counter blocks are as
+ * secret as H (knowing J0 for a known IV gives an equation in H). They
+ * must then reach no branch and no index: neither ctr32's wrap test
+ * below nor the engines' CTR paths, which branch on the counter's low
+ * bytes and 64-bit carries (aesni: a faster path while the last byte does
+ * not wrap within a batch). So the counter blocks are written out here
+ * with inc32 in plain arithmetic (the 32-bit add wraps by itself) and
+ * encrypted as blocks, GCM_SECRET_BATCH at a time, then XORed in; both
+ * buffers (counters, keystream) are wiped. Only such IVs pay for it; a 96-bit
+ * IV's counter is public (the IV, then 2, 3, ...) and takes the engine's CTR
+ * path.
+ */
+static void ctr32_secret(struct gcm_state *st, uint8_t *out, const uint8_t *in,
+                         size_t n)
+{
+    const struct aesir_key_state *ks = aes_of(st->key);
+    uint8_t ctrs[16 * GCM_SECRET_BATCH], buf[16 * GCM_SECRET_BATCH];
+    uint32_t c = aesir_load_be32(st->ctr + 12);
+    size_t m = n < GCM_SECRET_BATCH ? n : GCM_SECRET_BATCH;
+
+    /* the upper 96 bits once; then only the low 32 change */
+    for (size_t j = 0; j < m; j++)
+        memcpy(ctrs + 16 * j, st->ctr, 12);
+    while (n > 0) {
+        size_t k = n < GCM_SECRET_BATCH ? n : GCM_SECRET_BATCH;
+        for (size_t j = 0; j < k; j++) {
+            aesir_store_be32(ctrs + 16 * j + 12, c++);
+            /* The loop runs on j: without this, gcc 12 ends it by
+             * comparing c with c + k, a branch on the secret counter (the
+             * constant-time check caught it). */
+#if defined(__GNUC__) || defined(__clang__)
+            __asm__("" : "+r"(c));
+#endif
+        }
+        ks->engine->encrypt(ks->rk_enc, ks->nr, buf, ctrs, k);
+        aesir_xor(out, in, buf, 16 * k);
+        out += 16 * k, in += 16 * k, n -= k;
+    }
+    aesir_store_be32(st->ctr + 12, c);
+    aesir_wipe(ctrs, 16 * m);
+    aesir_wipe(buf, 16 * m);
+}
+
 /*
  * n keystream blocks XORed into in, from st->ctr with inc32: only the low
  * 32 bits count, wrapping to 0 without a carry into the upper 96 (which
  * the engines' 128-bit counter would make). Only an IV of other than 96
- * bits can start the counter near the wrap.
+ * bits can start the counter near the wrap, and its counter is secret:
+ * ctr32_secret.
  */
 static void ctr32(struct gcm_state *st, uint8_t *out, const uint8_t *in,
                   size_t n)
 {
     const struct aesir_key_state *ks = aes_of(st->key);
 
+    if (st->secret_ctr) {
+        ctr32_secret(st, out, in, n);
+        return;
+    }
     while (n > 0) {
         uint64_t room = (UINT64_C(1) << 32) - aesir_load_be32(st->ctr + 12);
         size_t k = (uint64_t)n < room ? n : (size_t)room;
@@ -212,6 +267,10 @@ static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
     st = state_of(ctx);
     if (st->magic != GCM_MAGIC || st->phase == 0 ||
         ((1u << st->phase) & mask) == 0)
+        return NULL;
+    /* The key must still be set up: aesir_gcm_clear() under a message
+     * wipes its engine pointers (AESIR_E_STATE, as for aesir_cipher). */
+    if (key_state((const aesir_gcm_key *)(const void *)st->key) == NULL)
         return NULL;
     return st;
 }
@@ -254,6 +313,7 @@ static void start(struct gcm_state *st, const struct gcm_key_state *k,
         k->gh->ghash(k->hk, st->y, lens, 1);
         memcpy(st->ctr, st->y, 16);
         memset(st->y, 0, 16);
+        st->secret_ctr = 1;
     }
     /* E_K(J0) for the tag, then the data from inc32(J0) */
     memcpy(st->ekj0, st->ctr, 16);
@@ -436,6 +496,10 @@ int aesir_gcm_verify(aesir_gcm *ctx, const uint8_t *tag, size_t tag_len)
         return end(ctx, AESIR_E_ARGUMENT);
     full_tag(st, t);
     bad = aesir_ct_compare(t, tag, tag_len);
+    /* Declassified (ct.h): whether the tag matches becomes public right
+     * here anyway, as the return code. Only the comparison itself must
+     * be, and is, constant-time. */
+    CT_PUBLIC(&bad, sizeof(bad));
     aesir_wipe(t, sizeof(t));
     return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
 }

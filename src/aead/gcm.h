@@ -57,6 +57,9 @@ struct gcm_state {
     uint8_t y[16];    /* the GHASH accumulator */
     uint8_t hbuf[16]; /* a partial block waiting for GHASH */
     uint8_t ks[16];   /* a keystream block */
+    /* 1 when J0 = GHASH_H(IV) (an IV of other than 96 bits): the counter
+     * is secret (gcm.c, ctr32_secret) */
+    uint32_t secret_ctr;
 };
 _Static_assert(sizeof(struct gcm_state) <= sizeof(aesir_gcm),
                "aesir_gcm too small");

@@ -16,7 +16,8 @@
  * (aesir_wipe_stack, internal.h): one memset of a kilobyte or so per
  * call, against hundreds of cycles per block of these engines. The
  * AES-instruction engines keep their secrets in registers and need this
- * only in their multi-buffer managers (aesni.c, vaes_core.h).
+ * only in their multi-buffer managers (aesni.c, vaes_core.h). The GHASH
+ * engines in C (src/ghash/: ref, ct64, table4, table8) use it too.
  *
  * The bound each entry point passes: the deepest chain of frames under
  * its body, from gcc 12's call graph (-fcallgraph-info=su) with the
@@ -63,6 +64,18 @@
                      uint8_t *out, const uint8_t *in, size_t nblocks)          \
     {                                                                          \
         body(rk, nr, iv, out, in, nblocks);                                    \
+        aesir_wipe_stack(bytes);                                               \
+    }
+
+/* aesir_ghash_fn (src/ghash/ghash.h): the GHASH engines written in C
+ * (ghash-ref, ghash-ct64, ghash-table4/8), whose frames hold the hash
+ * state, the last of which is J0 or the tag's S, and ghash-ct64's key
+ * words. */
+#define STACK_WIPED_GHASH(name, body, bytes)                                   \
+    static void name(const void *hk, uint8_t y[16], const uint8_t *in,         \
+                     size_t nblocks)                                           \
+    {                                                                          \
+        body(hk, y, in, nblocks);                                              \
         aesir_wipe_stack(bytes);                                               \
     }
 

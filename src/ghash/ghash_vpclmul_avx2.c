@@ -79,6 +79,10 @@ ENGINE_INLINE void vp256_hash(const void *hk, uint8_t y[16], const uint8_t *in,
     __m128i acc = gx_load(y, swap);
     for (; nblocks >= VP256_N; nblocks -= VP256_N, in += 16 * VP256_N) {
         __m256i lo = _mm256_setzero_si256(), mid = lo, hi = lo;
+        /* The key powers are loaded in the loop, as memory operands:
+         * hoisted out of it they do not fit in 16 ymm registers, and
+         * their spills stayed in the dead frame (tests/test_residue.c). */
+        GX_PIN(key);
         for (int v = 0; v < VP256_N / 2; v++) {
             __m256i d = vp256_load(in + 32 * v, swap);
             if (v == 0)

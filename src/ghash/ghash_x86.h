@@ -39,6 +39,15 @@
 
 #include "ghash.h"
 
+/* GX_PIN(p): the compiler forgets what p points at, so loads through it
+ * in a loop stay in the loop instead of being hoisted (and spilled). An
+ * empty asm: no instruction. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GX_PIN(p) __asm__("" : "+r"(p))
+#else
+#define GX_PIN(p) ((void)0)
+#endif
+
 /* Byte reversal of a 16-byte lane (PSHUFB control). */
 ENGINE_INLINE __m128i gx_rev_mask(void)
 {

@@ -8,10 +8,12 @@ cleared, lengths near SIZE_MAX, misaligned contexts, mixed multi-buffer
 batches -- instead of having to find them.
 
     python3 tests/fuzz/make-seeds.py       (rewrites corpus/fuzz_modes,
-                                            corpus/fuzz_api, corpus/fuzz_many)
+                                            corpus/fuzz_api, corpus/fuzz_many,
+                                            corpus/fuzz_gcm)
 
 The encoders below mirror the input readers of fuzz_modes.c (read_plan),
-fuzz_api.c (the op functions) and fuzz_many.c (setup_key, read_job): a
+fuzz_api.c (the op functions), fuzz_many.c (setup_key, read_job) and
+fuzz_gcm.c (read_plan): a
 change there must be made here too. Engines are chosen by their index in
 the list of engines the CPU runs (ref first, then the registry order of
 the available ones); on another CPU the same seed may pick another engine,
@@ -446,12 +448,85 @@ def make_many():
                                       for i in range(33)], mac=False))
 
 
+# ---- fuzz_gcm: one plan per input (read_plan) -------------------------
+
+GHASH = ["ghash-ref", "ghash-table4", "ghash-table8", "ghash-ct64",
+         "ghash-clmul", "ghash-vpclmul-avx2", "ghash-vpclmul-avx512"]
+GCM_TAGS = [16, 16, 15, 14, 13, 12, 8, 4]
+
+
+def gcm_plan(aes, ghash, msg_len, aad_len=0, key_bytes=16, iv_len=12,
+             tag_len=16, inplace=False, raw_open=False, splits=(),
+             split_inplace=0, corrupt_pos=0, corrupt_xor=0, off_in=0,
+             off_out=0, msg=None, raw=b""):
+    r = gcm_rng
+    b0 = {16: 0, 24: 1, 32: 2}[key_bytes]
+    b0 |= (tag_len < 12) << 2 | inplace << 3 | raw_open << 4
+    b0 |= GCM_TAGS.index(tag_len) << 5
+    b3 = 0 if iv_len == 12 else 128 + (iv_len - 1)
+    out = bytes([b0, ENGINES.index(aes), GHASH.index(ghash), b3])
+    out += u16(aad_len) + u16(msg_len) + bytes([len(splits)])
+    for s in splits:
+        out += u16(s)
+    out += bytes([split_inplace]) + u16(corrupt_pos) + bytes([corrupt_xor])
+    out += bytes([off_in | off_out << 4])
+    out += bytes(r.randrange(256) for _ in range(32 + iv_len + aad_len))
+    out += msg if msg is not None else bytes(
+        r.randrange(256) for _ in range(msg_len))
+    return out + raw
+
+
+gcm_rng = random.Random(18)
+
+
+def make_gcm():
+    t = "fuzz_gcm"
+    clean(t)
+    w = lambda n, d: write(t, n, d)
+    w("empty", gcm_plan("aesni", "ghash-clmul", 0))
+    w("gmac-only", gcm_plan("vaes-avx512", "ghash-vpclmul-avx512", 0,
+                            aad_len=77, corrupt_xor=1))
+    w("one-block", gcm_plan("ct64", "ghash-ct64", 16, aad_len=16,
+                            key_bytes=32, corrupt_pos=16, corrupt_xor=0x80))
+    w("partial", gcm_plan("vperm-avx2", "ghash-table8", 33, aad_len=5,
+                          key_bytes=24, splits=(1, 4, 15, 1, 17),
+                          split_inplace=0x15, corrupt_pos=3, corrupt_xor=4))
+    # Past the 8-, 16- and 32-block batches of the GHASH engines, cut
+    # where the partial-block buffers meet them.
+    w("long-splits", gcm_plan("vaes-avx512", "ghash-vpclmul-avx512", 1500,
+                              aad_len=300, splits=(17, 283, 15, 513, 1, 600),
+                              split_inplace=0xaa, off_in=3, off_out=9,
+                              corrupt_pos=1200, corrupt_xor=0x11))
+    w("long-avx2", gcm_plan("vaes-avx2", "ghash-vpclmul-avx2", 2048,
+                            aad_len=600, key_bytes=32, inplace=True,
+                            splits=(511, 1, 16, 256),
+                            corrupt_pos=2060, corrupt_xor=0xff))
+    # IVs of other than 96 bits: J0 = GHASH(IV), the counter secret.
+    w("iv-1", gcm_plan("aesni", "ghash-ref", 100, aad_len=20, iv_len=1,
+                       splits=(7, 13, 50)))
+    w("iv-64", gcm_plan("bs-avx512", "ghash-clmul", 700, aad_len=1,
+                        iv_len=64, key_bytes=24, splits=(0, 1, 300)))
+    w("iv-16", gcm_plan("gfni", "ghash-table4", 64, iv_len=16,
+                        tag_len=13, corrupt_pos=77, corrupt_xor=2))
+    # Short tags (AESIR_GCM_SHORT_TAGS)
+    w("tag-8", gcm_plan("bs-avx2", "ghash-ct64", 40, aad_len=8, tag_len=8,
+                        corrupt_pos=45, corrupt_xor=1))
+    w("tag-4", gcm_plan("vperm-ssse3", "ghash-vpclmul-avx2", 3, tag_len=4,
+                        corrupt_pos=17, corrupt_xor=0x40))
+    # The fuzzer's own bytes as ciphertext and tag.
+    w("raw-open", gcm_plan("aesni", "ghash-vpclmul-avx512", 48, aad_len=3,
+                           raw_open=True, inplace=True,
+                           raw=bytes(gcm_rng.randrange(256)
+                                     for _ in range(64))))
+
+
 if __name__ == "__main__":
     make_modes()
     make_api()
     make_many()
+    make_gcm()
     total = 0
-    for t in ("fuzz_modes", "fuzz_api", "fuzz_many"):
+    for t in ("fuzz_modes", "fuzz_api", "fuzz_many", "fuzz_gcm"):
         d = os.path.join(HERE, "corpus", t)
         files = os.listdir(d)
         size = sum(os.path.getsize(os.path.join(d, f)) for f in files)
