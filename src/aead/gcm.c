@@ -366,8 +366,9 @@ int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
     return AESIR_OK;
 }
 
-/* Full blocks of data: the engine's fused kernel when the key has one,
- * as far as it goes without the counter's low word wrapping; then CTR
+/* Full blocks of data: the engine's fused kernel when the key has one
+ * and the counter is public, as far as it goes without the counter's low
+ * word wrapping; then CTR
  * and GHASH over the ciphertext, chunk by chunk (decryption hashes before
  * it decrypts, for in-place calls). */
 static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
@@ -376,7 +377,10 @@ static void data_blocks(struct gcm_state *st, unsigned phase, uint8_t *out,
     const struct gcm_key_state *k = st->key;
     aesir_gcm_fn fused = phase == GCM_PH_ENC ? k->fused_enc : k->fused_dec;
 
-    if (fused != NULL) {
+    /* Not with a secret counter (an IV of other than 96 bits): the split
+     * at the wrap below and the kernels' counter arithmetic would branch
+     * on it. */
+    if (fused != NULL && !st->secret_ctr) {
         uint64_t room = (UINT64_C(1) << 32) - 1 - aesir_load_be32(st->ctr + 12);
         size_t n = (uint64_t)nblocks < room ? nblocks : (size_t)room, done;
         const struct aesir_key_state *ks = aes_of(k);
