@@ -154,18 +154,6 @@ ENGINE_FN void ENGINE_NAME(cbc_mac)(const void *rk, unsigned nr, uint8_t iv[16],
     serial(rk, nr, iv, NULL, in, nblocks, SERIAL_CBC_MAC);
 }
 
-/* CBC encryption, or with mac (a constant) the CBC-MAC chain: for the
- * multi-buffer managers' single lanes. */
-ENGINE_INLINE void serial_cbc_either(const int mac, const void *rk, unsigned nr,
-                                     uint8_t iv[16], uint8_t *out,
-                                     const uint8_t *in, size_t nblocks)
-{
-    if (mac)
-        ENGINE_NAME(cbc_mac)(rk, nr, iv, out, in, nblocks);
-    else
-        ENGINE_NAME(cbc_enc)(rk, nr, iv, out, in, nblocks);
-}
-
 ENGINE_FN void ENGINE_NAME(cfb_enc)(const void *rk, unsigned nr, uint8_t iv[16],
                                     uint8_t *out, const uint8_t *in,
                                     size_t nblocks)

@@ -470,40 +470,28 @@ ENGINE_FN void aesni_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
     storeu(iv, chain);
 }
 
-/* ---- multi-buffer CBC encryption ----------------------------------------
+/* ---- multi-buffer CBC encryption and CBC-MAC ---------------------------
  *
  * One CBC chain uses 1/6 of the AES units (see the file comment); 8
- * independent messages, one block of each per round, fill them. The
- * manager keeps MB_SLOTS slots, each running one message (lane) with its
- * own round keys, copied at assignment into a stack table whose row r
- * holds round key r of every slot, so one base register addresses all of
- * them and each AESENC takes its key as a memory operand:
- *
- *   kt[r][j] = K_r of the lane in slot j      (r = 0..nr, j = 0..7)
- *
- * A kernel call runs all busy slots in lock step for as many blocks as
- * the shortest of them has left (a loop with no per-block branch on the
- * lanes); then finished slots hand their last ciphertext block back and
- * take the next waiting lane, or, when none is left, the last busy slot
- * moves into the hole, so the busy slots stay 0..n-1 and a kernel of
- * width n (one per width, like the tails) serves them. The last lane of
- * all runs alone through aesni_cbc_enc, the single-message latency bound.
+ * independent messages, one block of each per round, fill them. The lane
+ * manager (lanes.h, shared with the VAES engines) keeps 8 slots, one
+ * xmm each, their round keys in a stack table whose row r holds round
+ * key r of every slot, so each AESENC takes its key as a memory operand;
+ * here are its kernels: one per number of busy slots n (like the tails),
+ * with the lanes in registers.
  *
  * 8 slots: 8 AESENC per round at 2 per cycle is 4 cycles, more than the
  * 3-cycle latency, so the loop is throughput-bound and the chaining XOR
  * (C ^ P ^ K0, P ^ K0 computed off the chain) costs no time; no folding
  * into the last key is needed here.
+ *
+ * The manager and its kernels reach 3920 bytes deep (stack_wipe.h), the
+ * bound MB_ENTRY wipes.
  */
 #define MB_SLOTS 8
-
-struct mb {
-    __m128i kt[15][MB_SLOTS];
-    __m128i chain[MB_SLOTS]; /* IV or last ciphertext block */
-    const uint8_t *in[MB_SLOTS];
-    uint8_t *out[MB_SLOTS];
-    size_t left[MB_SLOTS];
-    struct aesir_cbc_lane *lane[MB_SLOTS];
-};
+#define MB_GROUP 1
+#define MB_STACK 4224
+#include "lanes.h"
 
 #define MB_ROUND(op, r)                                                        \
     do {                                                                       \
@@ -517,12 +505,12 @@ struct mb {
 ENGINE_INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr,
                              size_t steps, const int mac)
 {
-    const __m128i *kt = opaque(&m->kt[0][0]);
+    const __m128i *kt = opaque((const __m128i *)(const void *)m->kt);
     __m128i b[MB_SLOTS];
 
     LANES
     for (unsigned j = 0; j < n; j++)
-        b[j] = m->chain[j];
+        b[j] = _mm_load_si128((const __m128i *)(const void *)m->chain[j]);
     for (size_t off = 0; off < 16 * steps; off += 16) {
         LANES
         for (unsigned j = 0; j < n; j++)
@@ -553,149 +541,37 @@ ENGINE_INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr,
         }
     }
     LANES
-    for (unsigned j = 0; j < n; j++) {
-        m->chain[j] = b[j];
-        m->in[j] += 16 * steps;
-        if (!mac) /* a MAC lane's out may be NULL */
-            m->out[j] += 16 * steps;
-        m->left[j] -= steps;
-    }
+    for (unsigned j = 0; j < n; j++)
+        _mm_store_si128((__m128i *)(void *)m->chain[j], b[j]);
 }
 
-/* Slot j takes lane l: its keys into column j of the table. */
-ENGINE_INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
-                             unsigned nr)
+ENGINE_INLINE void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
+                          const int mac)
 {
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(l->rk, 16);
-    /* 11, 13 or 15 keys, unrolled: a loop of 16-byte copies cost more
-     * than the AES work of a one-block message */
-#define MB_COPY(r) m->kt[r][j] = rkey(k, r)
-    MB_COPY(0);
-    MB_COPY(1);
-    MB_COPY(2);
-    MB_COPY(3);
-    MB_COPY(4);
-    MB_COPY(5);
-    MB_COPY(6);
-    MB_COPY(7);
-    MB_COPY(8);
-    MB_COPY(9);
-    MB_COPY(10);
-    if (nr > 10) {
-        MB_COPY(11);
-        MB_COPY(12);
-        if (nr > 12) {
-            MB_COPY(13);
-            MB_COPY(14);
-        }
-    }
-#undef MB_COPY
-    m->chain[j] = loadu(l->iv);
-    m->in[j] = l->in;
-    m->out[j] = l->out;
-    m->left[j] = l->nblocks;
-    m->lane[j] = l;
-}
-
-/* The manager of aesni_cbc_enc_many and (mac, nothing stored but the chaining
- * values) aesni_cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
- * went through the single-message path (secrets in registers only). */
-ENGINE_INLINE int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes,
-                            size_t nlanes, const int mac)
-{
-    struct mb m;
-    struct aesir_cbc_lane *l;
-    size_t next = 0, busy = 0;
-    unsigned n = 0;
-
-    for (size_t i = 0; i < nlanes && busy < 2; i++)
-        busy += lanes[i].nblocks != 0;
-    if (busy < 2) { /* nothing to interleave */
-        for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv, lanes[i].out,
-                              lanes[i].in, lanes[i].nblocks);
-        return 0;
-    }
-    while (n < MB_SLOTS &&
-           (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
-        mb_assign(&m, n++, l, nr);
-    while (n > 1) {
-        size_t steps = m.left[0];
-        for (unsigned j = 1; j < n; j++)
-            steps = m.left[j] < steps ? m.left[j] : steps;
-#define MB_KERNEL(w) mb_kernel(&m, (w), nr, steps, mac)
-        if (n == MB_SLOTS)
-            MB_KERNEL(MB_SLOTS);
-        else
-            ENGINE_TAIL7(MB_KERNEL, n)
+#define MB_KERNEL(w) mb_kernel(m, (w), nr, steps, mac)
+    if (n == MB_SLOTS)
+        MB_KERNEL(MB_SLOTS);
+    else
+        ENGINE_TAIL7(MB_KERNEL, n)
 #undef MB_KERNEL
-        for (unsigned j = 0; j < n;) {
-            if (m.left[j] != 0) {
-                j++;
-                continue;
-            }
-            storeu(m.lane[j]->iv, m.chain[j]);
-            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
-                mb_assign(&m, j, l, nr);
-                continue;
-            }
-            if (j != --n) { /* the last busy slot fills the hole */
-                mb_assign(&m, j, m.lane[n], nr);
-                m.chain[j] = m.chain[n];
-                m.in[j] = m.in[n];
-                m.out[j] = m.out[n];
-                m.left[j] = m.left[n];
-            }
-        }
-    }
-    if (n == 1) { /* the last lane alone: the single-message path */
-        l = m.lane[0];
-        storeu(l->iv, m.chain[0]);
-        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
-    }
-    return 1;
 }
 
-STACK_WIPE_BODY ENGINE_FN int
-aesni_cbc_enc_many_body(unsigned nr, struct aesir_cbc_lane *lanes,
-                        size_t nlanes)
+/* The kernels, one set for each kind of chain (mb_run_fn; gcc inlines
+ * each into the manager, its only caller). */
+ENGINE_FN void aesni_mb_run_enc(struct mb *m, unsigned n, unsigned nr,
+                                size_t steps)
 {
-    return mb_manage(nr, lanes, nlanes, 0);
+    mb_run(m, n, nr, steps, 0);
 }
 
-STACK_WIPE_BODY ENGINE_FN int
-aesni_cbc_mac_many_body(unsigned nr, struct aesir_cbc_lane *lanes,
-                        size_t nlanes)
+ENGINE_FN void aesni_mb_run_mac(struct mb *m, unsigned n, unsigned nr,
+                                size_t steps)
 {
-    return mb_manage(nr, lanes, nlanes, 1);
+    mb_run(m, n, nr, steps, 1);
 }
 
-/*
- * The entry points: the manager, out of line, then, when it interleaved,
- * the stack it used wiped (aesir_wipe_stack, internal.h): the key table
- * (rows 0..nr of every slot, those that held a lane since freed
- * included), the chaining values (a MAC's inner ones are secret) and
- * whatever the compiler spilled there (in a MAC, which stores nothing,
- * gcc 12 hoists key loads out of the kernel's loop and spills some of
- * them; clang 14 spills a round key too). The manager reaches 3928
- * bytes deep (stack_wipe.h); the memset comes once per call that runs
- * several messages at once.
- */
-#define MB_STACK 4224
-
-static void aesni_cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                               size_t nlanes)
-{
-    if (aesni_cbc_enc_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
-
-static void aesni_cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                               size_t nlanes)
-{
-    if (aesni_cbc_mac_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
+MB_ENTRY(enc, aesni_mb_run_enc, aesni_cbc_enc, 0)
+MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
 #define ENGINE_FIELDS(pair)                                                    \
     .name = "aesni",                                                           \

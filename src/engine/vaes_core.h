@@ -5,7 +5,8 @@
  * does not depend on the register width is written once here: the round
  * loops, ECB, the CTR kernel and its counter protocol, CBC and CFB128
  * decryption, CBC encryption and single blocks on xmm, the multi-buffer
- * CBC lane manager and its kernels, key setup and the engine struct.
+ * CBC kernels (their lane manager is lanes.h, shared with aesni), key
+ * setup and the engine struct.
  * The techniques, the measurements and the constant-time argument are in
  * the two engine files' headers and docs/engines/vaes.md.
  *
@@ -675,20 +676,16 @@ ENGINE_FN void ENGINE_NAME(cfb_dec)(const void *rk, unsigned nr, uint8_t iv[16],
  * One CBC chain keeps one vaesenc in flight where the units take 4
  * block-rounds per cycle at a latency of 3 to 4; 16 independent messages
  * fill them: MB_NV vectors of VW messages each, every 128-bit lane with
- * its own round keys. The manager (mb_manage) gives each of 16 slots a
- * message (lane) and copies the lane's round keys into column j of a
- * stack table, so that row r holds round key r of 16 slots and a VB-byte
- * load is the key operand of one vaesenc for VW slots:
+ * its own round keys. The lane manager (lanes.h, shared with aesni) gives
+ * each of 16 slots a message and its round keys a column of a stack
+ * table, so that a VB-byte load from row r is the key operand of one
+ * vaesenc for VW slots:
  *
  *   kt[r]:  | K_r slot 0 | K_r slot 1 | ... | K_r slot 15 |   (r = 0..nr)
  *           '- vector 0 (VW slots) -'  ...  '- MB_NV - 1 -'
  *
- * A kernel call runs the busy slots in lock step for as many blocks as the
- * shortest has left; then finished slots take the next waiting lane, or
- * the last busy slot moves into the hole (busy slots stay 0..n-1, in
- * ceil(n/VW) vectors; the rest of the last vector are dummies that read
- * slot 0's input and store nothing). The last lane alone goes to
- * ENGINE_NAME(cbc_enc).
+ * Here are its kernels, one per number of busy vectors ceil(n / VW) (the
+ * rest of the last vector are dummies, whose results are not stored).
  *
  * Data moves 4 blocks at a time: each slot's 4 blocks are read and
  * written as whole vectors and regrouped in registers (mb_load4,
@@ -697,19 +694,22 @@ ENGINE_FN void ENGINE_NAME(cfb_dec)(const void *rk, unsigned nr, uint8_t iv[16],
  * GB/s on zmm): 32 streams at the same offset in their pages share one L1
  * set (12 ways), so a line touched 4 times 40 cycles apart was refetched
  * every time. Steps not a multiple of 4 are gathered block by block.
+ *
+ * The stack MB_ENTRY wipes: besides the manager's table and chaining
+ * values, the kernels' copies of K0 and K1 (MB_KREG: gcc 12 stores them
+ * to the stack besides holding them in registers) and what they spill
+ * (on ymm the regrouped blocks and chains by design: plaintext, and a
+ * MAC's chain). The manager and its kernels reach 6256 bytes deep; the
+ * memset comes once per call that runs several messages at once, work of
+ * 10^4 cycles and more.
  * ------------------------------------------------------------------- */
 
 #define MB_SLOTS 16
-#define MB_NV (MB_SLOTS / VW)
+#define MB_GROUP VW
+#define MB_STACK 6528
+#include "lanes.h"
 
-struct mb {
-    _Alignas(64) uint8_t kt[15][MB_SLOTS][16]; /* kt[r][j]: K_r of slot j */
-    _Alignas(64) uint8_t chain[MB_SLOTS][16];  /* IV or last ciphertext */
-    const uint8_t *in[MB_SLOTS];
-    uint8_t *out[MB_SLOTS];
-    size_t left[MB_SLOTS];
-    struct aesir_cbc_lane *lane[MB_SLOTS];
-};
+#define MB_NV (MB_SLOTS / VW)
 
 /* Hides where the key table is, once per step, so the compilers keep
  * round keys as memory operands of vaesenc instead of hoisting them into
@@ -859,13 +859,6 @@ ENGINE_INLINE void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
                           const int mac)
 {
     unsigned nv = (n + VW - 1) / VW;
-    /* Dummy slots read slot 0's input; their output pointer, never
-     * stored through, is slot 0's too, so that no kernel does arithmetic
-     * on an uninitialised pointer (undefined even unused; UBSan). */
-    for (unsigned j = n; j < VW * nv; j++) {
-        m->in[j] = m->in[0];
-        m->out[j] = m->out[0];
-    }
     /* a kernel for each constant nv = 1 .. MB_NV */
     switch (nv) {
     case 1:
@@ -895,16 +888,10 @@ ENGINE_INLINE void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
         mb_kernels(m, MB_NV, n, nr, steps, mac);
         break;
     }
-    for (unsigned j = 0; j < n; j++) {
-        m->in[j] += 16 * steps;
-        if (!mac) /* a MAC lane's out may be NULL */
-            m->out[j] += 16 * steps;
-        m->left[j] -= steps;
-    }
 }
 
-/* Out of line, one for each kind of chain: the manager's loop stays
- * small. */
+/* Out of line, one for each kind of chain (mb_run_fn): the manager's
+ * loop stays small. */
 ENGINE_FN void ENGINE_NAME(mb_run_enc)(struct mb *m, unsigned n, unsigned nr,
                                        size_t steps)
 {
@@ -917,128 +904,8 @@ ENGINE_FN void ENGINE_NAME(mb_run_mac)(struct mb *m, unsigned n, unsigned nr,
     mb_run(m, n, nr, steps, 1);
 }
 
-/* Slot j takes lane l: its round keys into column j of the table. */
-ENGINE_INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
-                             unsigned nr)
-{
-    /* 11 keys in a loop the compiler unrolls, then 0, 2 or 4: a loop
-     * over all nr + 1 cost more than the AES work of a one-block
-     * message */
-    for (unsigned r = 0; r <= 10; r++)
-        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
-    for (unsigned r = 11; r <= nr; r++)
-        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
-    memcpy(m->chain[j], l->iv, 16);
-    m->in[j] = l->in;
-    m->out[j] = l->out;
-    m->left[j] = l->nblocks;
-    m->lane[j] = l;
-}
-
-/* The manager of cbc_enc_many and (mac, nothing stored but the chaining
- * values) cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
- * went through the single-message path (secrets in registers only). */
-ENGINE_INLINE int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes,
-                            size_t nlanes, const int mac)
-{
-    struct mb m;
-    struct aesir_cbc_lane *l;
-    size_t next = 0, busy = 0;
-    unsigned n = 0;
-
-    for (size_t i = 0; i < nlanes && busy < 2; i++)
-        busy += lanes[i].nblocks != 0;
-    if (busy < 2) {
-        for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv, lanes[i].out,
-                              lanes[i].in, lanes[i].nblocks);
-        return 0;
-    }
-    while (n < MB_SLOTS &&
-           (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
-        mb_assign(&m, n++, l, nr);
-    /* The dummy slots of the last vector (results never stored) read
-     * columns no lane took: zeroed, so nothing reads uninitialised
-     * memory. Columns freed later keep their old keys. */
-    for (unsigned j = n; j % VW != 0; j++) {
-        for (unsigned r = 0; r <= nr; r++)
-            _mm_store_si128((__m128i *)(void *)m.kt[r][j], _mm_setzero_si128());
-        memset(m.chain[j], 0, 16);
-    }
-    while (n > 1) {
-        size_t steps = m.left[0];
-        for (unsigned j = 1; j < n; j++)
-            steps = m.left[j] < steps ? m.left[j] : steps;
-        (mac ? ENGINE_NAME(mb_run_mac) : ENGINE_NAME(mb_run_enc))(&m, n, nr,
-                                                                  steps);
-        for (unsigned j = 0; j < n;) {
-            if (m.left[j] != 0) {
-                j++;
-                continue;
-            }
-            memcpy(m.lane[j]->iv, m.chain[j], 16);
-            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
-                mb_assign(&m, j, l, nr);
-                continue;
-            }
-            if (j != --n) {
-                mb_assign(&m, j, m.lane[n], nr);
-                memcpy(m.chain[j], m.chain[n], 16);
-                m.in[j] = m.in[n];
-                m.out[j] = m.out[n];
-                m.left[j] = m.left[n];
-            }
-        }
-    }
-    if (n == 1) {
-        l = m.lane[0];
-        memcpy(l->iv, m.chain[0], 16);
-        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
-    }
-    return 1;
-}
-
-__attribute__((noinline)) ENGINE_FN int
-ENGINE_NAME(cbc_enc_many_body)(unsigned nr, struct aesir_cbc_lane *lanes,
-                               size_t nlanes)
-{
-    return mb_manage(nr, lanes, nlanes, 0);
-}
-
-__attribute__((noinline)) ENGINE_FN int
-ENGINE_NAME(cbc_mac_many_body)(unsigned nr, struct aesir_cbc_lane *lanes,
-                               size_t nlanes)
-{
-    return mb_manage(nr, lanes, nlanes, 1);
-}
-
-/*
- * The entry points: the manager, out of line, then, when it interleaved,
- * the stack it and its kernels used wiped (aesir_wipe_stack, internal.h):
- * the key table (rows 0..nr of all 16 slots, those of dummy and freed
- * slots included), the chaining values (a MAC's inner ones are secret),
- * the kernels' copies of K0 and K1 (MB_KREG: gcc 12 stores them to the
- * stack besides holding them in registers) and what they spill (on ymm
- * the regrouped blocks and chains by design: plaintext, and a MAC's
- * chain). The manager and its kernels reach 6256 bytes deep; the memset
- * comes once per call that runs several messages at once, work of 10^4
- * cycles and more.
- */
-#define MB_STACK 6528
-
-static void ENGINE_NAME(cbc_enc_many)(unsigned nr, struct aesir_cbc_lane *lanes,
-                                      size_t nlanes)
-{
-    if (ENGINE_NAME(cbc_enc_many_body)(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
-
-static void ENGINE_NAME(cbc_mac_many)(unsigned nr, struct aesir_cbc_lane *lanes,
-                                      size_t nlanes)
-{
-    if (ENGINE_NAME(cbc_mac_many_body)(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
+MB_ENTRY(enc, ENGINE_NAME(mb_run_enc), ENGINE_NAME(cbc_enc), 0)
+MB_ENTRY(mac, ENGINE_NAME(mb_run_mac), ENGINE_NAME(cbc_mac), 1)
 
 /* ---------------------------------------------------------------------
  * Key setup and the engine
