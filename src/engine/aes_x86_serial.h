@@ -18,41 +18,48 @@
  *   OFB  key K(nr) ^ K0            returns O(i) ^ K0   (out = in ^ O(i))
  *
  * (For CBC this is the folding Gueron's AES-NI white paper leaves to the
- * reader; the CFB and OFB forms are the same identity.) The round keys
- * are loaded into registers once per call, with nr a compile-time
+ * reader; the CFB and OFB forms are the same identity.) K0 and K(nr) are
+ * loaded into registers once per call; rounds 1 .. nr-1 take their keys
+ * as memory operands (serial_rounds says why), with nr a compile-time
  * constant so the rounds unroll. The mode layer measured 53 (OFB) and 69
  * (CFB encryption) core cycles per AES-128 block when it called the
  * engine once per block, against the 40-cycle bound these kernels reach.
  *
- * The includer defines SERIAL_INL (static inline always_inline with its
- * target attribute, which must include "aes") and SERIAL_FN (static with
- * the target attribute), then includes this file once. It defines
- * serial_cbc_enc, serial_cfb_enc and serial_ofb, of aesir_cbc_fn's type,
- * and serial_cbc_mac, CBC encryption that stores only the chaining value
- * (the CBC-MAC chain of aesir_cbc_mac_many; out is not used).
+ * The includer defines ENGINE_ISA (which must include "aes") and
+ * ENGINE_NAME(x), its prefix for out-of-line functions (engine.h), then
+ * includes this file once. It defines ENGINE_NAME(cbc_enc),
+ * ENGINE_NAME(cfb_enc) and ENGINE_NAME(ofb), of aesir_cbc_fn's type, and
+ * ENGINE_NAME(cbc_mac), CBC encryption that stores only the chaining
+ * value (the CBC-MAC chain of aesir_cbc_mac_many; out is not used).
  *
  * Constant time: branches on nr and the block count only; secrets stay
- * in xmm registers (the round keys too), nothing on the stack.
+ * in xmm registers and the round-key area, nothing on the stack.
  */
 #ifndef AESIR_AES_X86_SERIAL_H
 #define AESIR_AES_X86_SERIAL_H
 
 #include <immintrin.h>
 
+#include "engine.h"
+
+#if !defined(ENGINE_ISA) || !defined(ENGINE_NAME)
+#error "aes_x86_serial.h: define ENGINE_ISA and ENGINE_NAME(x) first"
+#endif
+
 enum { SERIAL_CBC, SERIAL_CBC_MAC, SERIAL_CFB, SERIAL_OFB };
 
-SERIAL_INL __m128i serial_load(const uint8_t *p)
+ENGINE_INLINE __m128i serial_load(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-SERIAL_INL void serial_store(uint8_t *p, __m128i x)
+ENGINE_INLINE void serial_store(uint8_t *p, __m128i x)
 {
     _mm_storeu_si128((__m128i *)(void *)p, x);
 }
 
 /* Round key r of the schedule at k. */
-SERIAL_INL __m128i serial_key(const uint8_t *k, unsigned r)
+ENGINE_INLINE __m128i serial_key(const uint8_t *k, unsigned r)
 {
     return _mm_load_si128((const __m128i *)(const void *)(k + 16 * r));
 }
@@ -68,7 +75,7 @@ SERIAL_INL __m128i serial_key(const uint8_t *k, unsigned r)
  * chain is latency-bound, so the loads cost nothing: they issue beside
  * it, their addresses known at once.
  */
-SERIAL_INL __m128i serial_rounds(__m128i x, const uint8_t *k, unsigned nr)
+ENGINE_INLINE __m128i serial_rounds(__m128i x, const uint8_t *k, unsigned nr)
 {
     __asm__("" : "+r"(k));
     for (unsigned r = 1; r < nr; r++)
@@ -80,9 +87,9 @@ SERIAL_INL __m128i serial_rounds(__m128i x, const uint8_t *k, unsigned nr)
  * value (CBC, CFB: the last ciphertext block; OFB: the last output
  * block), updated. in == out works: each input block is read before the
  * output block at its place is written. rk is 16-byte aligned. */
-SERIAL_INL void serial_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
-                          uint8_t *out, const uint8_t *in, size_t nblocks,
-                          const int mode)
+ENGINE_INLINE void serial_nr(const uint8_t *rk, const unsigned nr,
+                             uint8_t iv[16], uint8_t *out, const uint8_t *in,
+                             size_t nblocks, const int mode)
 {
     const __m128i k0 = serial_key(rk, 0), knr = serial_key(rk, nr);
     const __m128i kx = _mm_xor_si128(k0, knr);
@@ -118,9 +125,9 @@ SERIAL_INL void serial_nr(const uint8_t *rk, const unsigned nr, uint8_t iv[16],
     serial_store(iv, _mm_xor_si128(x, k0));
 }
 
-SERIAL_INL void serial(const void *rk, unsigned nr, uint8_t iv[16],
-                       uint8_t *out, const uint8_t *in, size_t nblocks,
-                       const int mode)
+ENGINE_INLINE void serial(const void *rk, unsigned nr, uint8_t iv[16],
+                          uint8_t *out, const uint8_t *in, size_t nblocks,
+                          const int mode)
 {
     if (nblocks == 0)
         return;
@@ -132,39 +139,30 @@ SERIAL_INL void serial(const void *rk, unsigned nr, uint8_t iv[16],
         serial_nr(rk, 14, iv, out, in, nblocks, mode);
 }
 
-SERIAL_FN void serial_cbc_enc(const void *rk, unsigned nr, uint8_t iv[16],
-                              uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(cbc_enc)(const void *rk, unsigned nr, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks)
 {
     serial(rk, nr, iv, out, in, nblocks, SERIAL_CBC);
 }
 
-SERIAL_FN void serial_cbc_mac(const void *rk, unsigned nr, uint8_t iv[16],
-                              uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(cbc_mac)(const void *rk, unsigned nr, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks)
 {
     (void)out;
     serial(rk, nr, iv, NULL, in, nblocks, SERIAL_CBC_MAC);
 }
 
-/* CBC encryption, or with mac (a constant) the CBC-MAC chain: for the
- * multi-buffer managers' single lanes. */
-SERIAL_INL void serial_cbc_either(const int mac, const void *rk, unsigned nr,
-                                  uint8_t iv[16], uint8_t *out,
-                                  const uint8_t *in, size_t nblocks)
-{
-    if (mac)
-        serial_cbc_mac(rk, nr, iv, out, in, nblocks);
-    else
-        serial_cbc_enc(rk, nr, iv, out, in, nblocks);
-}
-
-SERIAL_FN void serial_cfb_enc(const void *rk, unsigned nr, uint8_t iv[16],
-                              uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(cfb_enc)(const void *rk, unsigned nr, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks)
 {
     serial(rk, nr, iv, out, in, nblocks, SERIAL_CFB);
 }
 
-SERIAL_FN void serial_ofb(const void *rk, unsigned nr, uint8_t iv[16],
-                          uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(ofb)(const void *rk, unsigned nr, uint8_t iv[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     serial(rk, nr, iv, out, in, nblocks, SERIAL_OFB);
 }

@@ -14,18 +14,20 @@
  * cycle on the cores we target (Ice Lake, Sapphire Rapids; 4 and 1 on
  * Skylake, 7 and 1 on Haswell), so one block alone keeps the AES units
  * busy 1/6 of the time. The parallel modes (ECB, CTR, CBC and CFB
- * decryption)
- * therefore run 8 independent blocks through each round before moving to
- * the next round (the interleaving Gueron's white paper recommends):
- * 8 >= latency x throughput on every x86 core with AES-NI we know of. A tail of 1..7 blocks takes a kernel
- * of exactly that width: up to 6 lanes cost the same 3 cycles per round
- * as one, so a tail never runs block by block and no lane is wasted.
- * CBC encryption is serial; it keeps the chaining value in a
- * register and folds the chaining XOR into the last round's key, so each
- * block costs exactly nr AES latencies (aes_x86_serial.h; CFB128
- * encryption and OFB the same way). Many independent
- * messages, though, can share the pipeline: the multi-buffer path
- * (cbc_enc_many) runs 8 of them side by side, each with its own keys.
+ * decryption) therefore run 8 independent blocks through each round
+ * before moving to the next round (the interleaving Gueron's white paper
+ * recommends): 8 >= latency x throughput on every x86 core with AES-NI we
+ * know of. A tail of 1..7 blocks takes a kernel of exactly that width
+ * (ENGINE_TAIL7): up to 6 lanes cost the same 3 cycles per round as one,
+ * so a tail never runs block by block and no lane is wasted.
+ *
+ * CBC encryption is serial; it keeps the chaining value in a register
+ * and folds the chaining XOR into the last round's key, so each block
+ * costs exactly nr AES latencies (aes_x86_serial.h; CFB128 encryption and
+ * OFB the same way). Many independent messages, though, can share the
+ * pipeline: the multi-buffer paths (aesni_cbc_enc_many, and
+ * aesni_cbc_mac_many for CBC-MAC) run 8 of them side by side, each with
+ * its own keys.
  *
  * Key expansion without AESKEYGENASSIST (aesni_keys.h, shared with the
  * VAES engines). FIPS-197 section 5.2 needs SubWord(RotWord(w)) ^ Rcon
@@ -67,15 +69,17 @@
  *
  * Batch: 8 blocks.
  */
-#include "internal.h"
+#define ENGINE_ISA "aes,ssse3"
+#include "engine.h"
 #include "stack_wipe.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
 
-#define TARGET __attribute__((target("aes,ssse3")))
-#define INLINE static inline __attribute__((always_inline)) TARGET
+/* The out-of-line functions of the header shared with the VAES engines
+ * (aes_x86_serial.h) get this engine's prefix. */
+#define ENGINE_NAME(x) aesni_##x
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -100,20 +104,20 @@
  * the chain, no reload). docs/engines/aesni.md has the measurements. */
 #include "aesni_keys.h"
 
-TARGET static void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void aesni_setkey_enc(void *rk, const uint8_t *key, size_t key_len)
 {
     (void)ak_schedule(ak_nonnull(__builtin_assume_aligned(rk, 16)), NULL, 16,
                       key, key_len);
 }
 
-TARGET static void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void aesni_setkey_dec(void *rk, const uint8_t *key, size_t key_len)
 {
     (void)ak_schedule(NULL, ak_nonnull(__builtin_assume_aligned(rk, 16)), 16,
                       key, key_len);
 }
 
-TARGET static int setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
-                              size_t key_len, unsigned dirs, size_t most)
+ENGINE_FN int aesni_setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
+                                size_t key_len, unsigned dirs, size_t most)
 {
     return ak_setkey_pair(rk_enc, rk_dec, key, key_len, dirs, most);
 }
@@ -123,8 +127,8 @@ TARGET static int setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
  * instructions on the path instead of 166; Zen 4, 30.8 TSC cycles per
  * key instead of 32.0. */
 __attribute__((target("aes,ssse3,avx"))) static int
-setkey_pair_avx(void *rk_enc, void *rk_dec, const uint8_t *key,
-                size_t key_len, unsigned dirs, size_t most)
+aesni_setkey_pair_avx(void *rk_enc, void *rk_dec, const uint8_t *key,
+                      size_t key_len, unsigned dirs, size_t most)
 {
     return ak_setkey_pair(rk_enc, rk_dec, key, key_len, dirs, most);
 }
@@ -135,7 +139,7 @@ setkey_pair_avx(void *rk_enc, void *rk_dec, const uint8_t *key,
  * keys are read from memory at each round: a load folded into AESENC is
  * free at these rates, and it leaves the 16 xmm registers to the lanes. */
 
-INLINE __m128i rkey(const __m128i *k, unsigned r)
+ENGINE_INLINE __m128i rkey(const __m128i *k, unsigned r)
 {
     return _mm_load_si128(k + r);
 }
@@ -145,86 +149,83 @@ INLINE __m128i rkey(const __m128i *k, unsigned r)
  * iterations: they stay memory operands of AESENC, and the registers stay
  * with the lanes. Without it gcc holds up to 10 keys in registers and
  * spills lanes (AES state) to the stack in the tails. */
-INLINE const __m128i *opaque(const __m128i *k)
+ENGINE_INLINE const __m128i *opaque(const __m128i *k)
 {
     __asm__("" : "+r"(k));
     return k;
 }
 
-#define ROUND(op, r)                                                       \
-    do {                                                                   \
-        __m128i t_ = rkey(k, (r));                                         \
-        LANES for (unsigned j = 0; j < n; j++)                             \
-            b[j] = op(b[j], t_);                                           \
+#define ROUND(op, r)                                                           \
+    do {                                                                       \
+        __m128i t_ = rkey(k, (r));                                             \
+        LANES                                                                  \
+        for (unsigned j = 0; j < n; j++)                                       \
+            b[j] = op(b[j], t_);                                               \
     } while (0)
 
 /* Rounds 1..nr (round 0's XOR is the caller's, so CTR can fold it). */
-#define ROUNDS(op, oplast)                                                 \
-    do {                                                                   \
-        ROUND(op, 1); ROUND(op, 2); ROUND(op, 3);                          \
-        ROUND(op, 4); ROUND(op, 5); ROUND(op, 6);                          \
-        ROUND(op, 7); ROUND(op, 8); ROUND(op, 9);                          \
-        if (nr > 10) {                                                     \
-            ROUND(op, 10); ROUND(op, 11);                                  \
-            if (nr > 12) {                                                 \
-                ROUND(op, 12); ROUND(op, 13);                              \
-            }                                                              \
-        }                                                                  \
-        ROUND(oplast, nr);                                                 \
+#define ROUNDS(op, oplast)                                                     \
+    do {                                                                       \
+        ROUND(op, 1);                                                          \
+        ROUND(op, 2);                                                          \
+        ROUND(op, 3);                                                          \
+        ROUND(op, 4);                                                          \
+        ROUND(op, 5);                                                          \
+        ROUND(op, 6);                                                          \
+        ROUND(op, 7);                                                          \
+        ROUND(op, 8);                                                          \
+        ROUND(op, 9);                                                          \
+        if (nr > 10) {                                                         \
+            ROUND(op, 10);                                                     \
+            ROUND(op, 11);                                                     \
+            if (nr > 12) {                                                     \
+                ROUND(op, 12);                                                 \
+                ROUND(op, 13);                                                 \
+            }                                                                  \
+        }                                                                      \
+        ROUND(oplast, nr);                                                     \
     } while (0)
 
-INLINE void whiten(__m128i *b, unsigned n, const __m128i *k)
+ENGINE_INLINE void whiten(__m128i *b, unsigned n, const __m128i *k)
 {
     __m128i t = rkey(k, 0);
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         b[j] = _mm_xor_si128(b[j], t);
 }
 
-INLINE void enc_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
+ENGINE_INLINE void enc_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
 {
     k = opaque(k);
     ROUNDS(_mm_aesenc_si128, _mm_aesenclast_si128);
 }
 
-INLINE void dec_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
+ENGINE_INLINE void dec_n(__m128i *b, unsigned n, const __m128i *k, unsigned nr)
 {
     k = opaque(k);
     ROUNDS(_mm_aesdec_si128, _mm_aesdeclast_si128);
 }
 
-INLINE void load_n(__m128i *b, unsigned n, const uint8_t *in)
+ENGINE_INLINE void load_n(__m128i *b, unsigned n, const uint8_t *in)
 {
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         b[j] = _mm_loadu_si128((const __m128i *)(const void *)(in + 16 * j));
 }
 
-INLINE void store_n(uint8_t *out, const __m128i *b, unsigned n)
+ENGINE_INLINE void store_n(uint8_t *out, const __m128i *b, unsigned n)
 {
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         _mm_storeu_si128((__m128i *)(void *)(out + 16 * j), b[j]);
 }
 
-/* Runs KERNEL(n) for a tail of m = 1..7 blocks with n = m: a kernel per
- * width, so no lane is computed in vain (a 2-block tail costs 2 blocks of
- * AES throughput and one block of latency). */
-#define TAIL(KERNEL, m)                                                    \
-    switch (m) {                                                           \
-    case 1: KERNEL(1); break;                                              \
-    case 2: KERNEL(2); break;                                              \
-    case 3: KERNEL(3); break;                                              \
-    case 4: KERNEL(4); break;                                              \
-    case 5: KERNEL(5); break;                                              \
-    case 6: KERNEL(6); break;                                              \
-    case 7: KERNEL(7); break;                                              \
-    default: break;                                                        \
-    }
-
-INLINE __m128i loadu(const uint8_t *p)
+ENGINE_INLINE __m128i loadu(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-INLINE void storeu(uint8_t *p, __m128i x)
+ENGINE_INLINE void storeu(uint8_t *p, __m128i x)
 {
     _mm_storeu_si128((__m128i *)(void *)p, x);
 }
@@ -232,8 +233,8 @@ INLINE void storeu(uint8_t *p, __m128i x)
 /* ---- ECB ---------------------------------------------------------------- */
 
 /* n blocks through the n-lane kernel. */
-INLINE void ecb_n(const __m128i *k, unsigned nr, uint8_t *out,
-                  const uint8_t *in, unsigned n, int dec)
+ENGINE_INLINE void ecb_n(const __m128i *k, unsigned nr, uint8_t *out,
+                         const uint8_t *in, unsigned n, int dec)
 {
     __m128i b[WIDE];
     load_n(b, n, in);
@@ -245,25 +246,25 @@ INLINE void ecb_n(const __m128i *k, unsigned nr, uint8_t *out,
     store_n(out, b, n);
 }
 
-INLINE void ecb(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks, int dec)
+ENGINE_INLINE void ecb(const void *rk, unsigned nr, uint8_t *out,
+                       const uint8_t *in, size_t nblocks, int dec)
 {
     const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         ecb_n(k, nr, out, in, WIDE, dec);
 #define ECB_TAIL(n) ecb_n(k, nr, out, in, (n), dec)
-    TAIL(ECB_TAIL, nblocks)
+    ENGINE_TAIL7(ECB_TAIL, nblocks)
 #undef ECB_TAIL
 }
 
-TARGET static void encrypt(const void *rk, unsigned nr, uint8_t *out,
-                           const uint8_t *in, size_t nblocks)
+ENGINE_FN void aesni_encrypt(const void *rk, unsigned nr, uint8_t *out,
+                             const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 0);
 }
 
-TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
-                           const uint8_t *in, size_t nblocks)
+ENGINE_FN void aesni_decrypt(const void *rk, unsigned nr, uint8_t *out,
+                             const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 1);
 }
@@ -273,10 +274,10 @@ TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
 /*
  * The counter is kept byte-reversed in a register, v = the 128-bit
  * big-endian counter as a little-endian integer, so its low 64 bits are
- * lane 0 of a PADDQ. Block j of a group is PSHUFB(v + j). The caller
- * (ctr below) splits the call where the low 64 bits wrap, so within one
- * ctr_run the 64-bit add never needs a carry into the high half, whatever
- * happens at bit 32.
+ * lane 0 of a PADDQ. Block j of a group is PSHUFB(v + j). The callers
+ * (aesni_ctr, aesni_ctr_long) split the call where the low 64 bits wrap,
+ * so within one ctr_run the 64-bit add never needs a carry into the high
+ * half, whatever happens at bit 32.
  *
  * While the counter's last byte does not wrap within a group of 8 (31
  * groups out of 32 in a long run, or all of them when the run starts
@@ -285,33 +286,34 @@ TARGET static void decrypt(const void *rk, unsigned nr, uint8_t *out,
  * instruction instead of PADDQ + PSHUFB: the extra shuffles shared the
  * vector ports with the AES instructions and cost 2% at 16 KiB.
  */
-INLINE __m128i bswap_mask(void)
+ENGINE_INLINE __m128i bswap_mask(void)
 {
-    return _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
-                         0);
+    return _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
 }
 
-INLINE void ctr_n(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
-                  const uint8_t *in, unsigned n, int byte15)
+ENGINE_INLINE void ctr_n(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
+                         const uint8_t *in, unsigned n, int byte15)
 {
     __m128i b[WIDE];
     const __m128i bs = bswap_mask(), k0 = rkey(k, 0);
     const __m128i be = _mm_shuffle_epi8(v, bs);
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         b[j] = _mm_xor_si128(
-            byte15 ? _mm_add_epi32(be, _mm_set_epi32((int)(j << 24), 0, 0, 0))
-                   : _mm_shuffle_epi8(_mm_add_epi64(v, _mm_set_epi64x(0, j)),
-                                      bs),
+            byte15
+                ? _mm_add_epi32(be, _mm_set_epi32((int)(j << 24), 0, 0, 0))
+                : _mm_shuffle_epi8(_mm_add_epi64(v, _mm_set_epi64x(0, j)), bs),
             k0);
     enc_n(b, n, k, nr);
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * j)));
 }
 
 /* m blocks from the byte-reversed counter v, no carry out of the low 64
  * bits among them. */
-INLINE void ctr_run(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
-                    const uint8_t *in, size_t m)
+ENGINE_INLINE void ctr_run(const __m128i *k, unsigned nr, __m128i v,
+                           uint8_t *out, const uint8_t *in, size_t m)
 {
     const __m128i step = _mm_set_epi64x(0, WIDE);
     unsigned low = (unsigned)_mm_cvtsi128_si32(v) & 0xff;
@@ -324,19 +326,19 @@ INLINE void ctr_run(const __m128i *k, unsigned nr, __m128i v, uint8_t *out,
         low = (low + WIDE) & 0xff;
     }
 #define CTR_TAIL(n) ctr_n(k, nr, v, out, in, (n), 0)
-    TAIL(CTR_TAIL, m)
+    ENGINE_TAIL7(CTR_TAIL, m)
 #undef CTR_TAIL
 }
 
 /*
  * Runs end where the low 64 bits of the counter wrap (at most once per
  * 2^64 blocks; never within a call that uses a 32- or 64-bit counter
- * correctly). Kept out of line so that ctr_xor's short path below has no
+ * correctly). Kept out of line so that aesni_ctr's short path below has no
  * stack frame.
  */
-__attribute__((noinline)) TARGET static void
-ctr_long(const __m128i *k, unsigned nr, uint64_t *hi_, uint64_t *lo_,
-         uint8_t *out, const uint8_t *in, size_t nblocks)
+__attribute__((noinline)) ENGINE_FN void
+aesni_ctr_long(const __m128i *k, unsigned nr, uint64_t *hi_, uint64_t *lo_,
+               uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     uint64_t hi = *hi_, lo = *lo_;
     do {
@@ -361,8 +363,8 @@ ctr_long(const __m128i *k, unsigned nr, uint64_t *hi_, uint64_t *lo_,
  * instead of waiting for the stores to retire. Fewer than 8 blocks (a
  * 64-byte packet) run the tail kernel inline.
  */
-TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void aesni_ctr(const void *rk, unsigned nr, uint8_t ctr[16],
+                         uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     uint64_t hi, lo;
@@ -374,12 +376,12 @@ TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
     if (nblocks < WIDE && (uint64_t)(nblocks - 1) <= UINT64_MAX - lo) {
         __m128i v = _mm_set_epi64x((long long)hi, (long long)lo);
 #define CTR_TAIL(n) ctr_n(k, nr, v, out, in, (n), 0)
-        TAIL(CTR_TAIL, nblocks)
+        ENGINE_TAIL7(CTR_TAIL, nblocks)
 #undef CTR_TAIL
         lo += nblocks;
         hi += lo < nblocks;
     } else {
-        ctr_long(k, nr, &hi, &lo, out, in, nblocks);
+        aesni_ctr_long(k, nr, &hi, &lo, out, in, nblocks);
     }
     hi = __builtin_bswap64(hi);
     lo = __builtin_bswap64(lo);
@@ -394,8 +396,6 @@ TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
  * a time at nr AES latencies per block, with every XOR folded into the
  * last round's key (aes_x86_serial.h, shared with the VAES engines).
  */
-#define SERIAL_INL INLINE
-#define SERIAL_FN TARGET static
 #include "aes_x86_serial.h"
 
 /*
@@ -405,8 +405,8 @@ TARGET static void ctr_xor(const void *rk, unsigned nr, uint8_t ctr[16],
  * last first: storing p_j overwrites c_j only after p_(j+1) has used it.
  * The next chaining value is read before anything is stored.
  */
-INLINE void cbc_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
-                      uint8_t *out, const uint8_t *in, unsigned n)
+ENGINE_INLINE void cbc_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     __m128i b[WIDE];
     __m128i prev = *chain;
@@ -414,20 +414,21 @@ INLINE void cbc_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
     *chain = b[n - 1];
     whiten(b, n, k);
     dec_n(b, n, k, nr);
-    LANES for (unsigned j = n; j-- > 1;)
+    LANES
+    for (unsigned j = n; j-- > 1;)
         storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * (j - 1))));
     storeu(out, _mm_xor_si128(b[0], prev));
 }
 
-TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void aesni_cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     __m128i chain = loadu(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cbc_dec_n(k, nr, &chain, out, in, WIDE);
 #define CBC_TAIL(n) cbc_dec_n(k, nr, &chain, out, in, (n))
-    TAIL(CBC_TAIL, nblocks)
+    ENGINE_TAIL7(CBC_TAIL, nblocks)
 #undef CBC_TAIL
     storeu(iv, chain);
 }
@@ -440,247 +441,152 @@ TARGET static void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16],
  * loaded before the first store; then each store of P_j is preceded by
  * its own load of C_j, which no later lane needs, so in == out works.
  */
-INLINE void cfb_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
-                      uint8_t *out, const uint8_t *in, unsigned n)
+ENGINE_INLINE void cfb_dec_n(const __m128i *k, unsigned nr, __m128i *chain,
+                             uint8_t *out, const uint8_t *in, unsigned n)
 {
     __m128i b[WIDE];
     b[0] = *chain;
-    LANES for (unsigned j = 1; j < n; j++)
+    LANES
+    for (unsigned j = 1; j < n; j++)
         b[j] = loadu(in + 16 * (j - 1));
     *chain = loadu(in + 16 * (n - 1));
     whiten(b, n, k);
     enc_n(b, n, k, nr);
-    LANES for (unsigned j = 0; j < n; j++)
+    LANES
+    for (unsigned j = 0; j < n; j++)
         storeu(out + 16 * j, _mm_xor_si128(b[j], loadu(in + 16 * j)));
 }
 
-TARGET static void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
-                           uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_FN void aesni_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);
     __m128i chain = loadu(iv);
     for (; nblocks >= WIDE; nblocks -= WIDE, in += 16 * WIDE, out += 16 * WIDE)
         cfb_dec_n(k, nr, &chain, out, in, WIDE);
 #define CFB_TAIL(n) cfb_dec_n(k, nr, &chain, out, in, (n))
-    TAIL(CFB_TAIL, nblocks)
+    ENGINE_TAIL7(CFB_TAIL, nblocks)
 #undef CFB_TAIL
     storeu(iv, chain);
 }
 
-/* ---- multi-buffer CBC encryption ----------------------------------------
+/* ---- multi-buffer CBC encryption and CBC-MAC ---------------------------
  *
  * One CBC chain uses 1/6 of the AES units (see the file comment); 8
- * independent messages, one block of each per round, fill them. The
- * manager keeps MB_SLOTS slots, each running one message (lane) with its
- * own round keys, copied at assignment into a stack table whose row r
- * holds round key r of every slot, so one base register addresses all of
- * them and each AESENC takes its key as a memory operand:
- *
- *   kt[r][j] = K_r of the lane in slot j      (r = 0..nr, j = 0..7)
- *
- * A kernel call runs all busy slots in lock step for as many blocks as
- * the shortest of them has left (a loop with no per-block branch on the
- * lanes); then finished slots hand their last ciphertext block back and
- * take the next waiting lane, or, when none is left, the last busy slot
- * moves into the hole, so the busy slots stay 0..n-1 and a kernel of
- * width n (one per width, like the tails) serves them. The last lane of
- * all runs alone through serial_cbc_enc, the single-message latency bound.
+ * independent messages, one block of each per round, fill them. The lane
+ * manager (lanes.h, shared with the VAES engines) keeps 8 slots, one
+ * xmm each, their round keys in a stack table whose row r holds round
+ * key r of every slot, so each AESENC takes its key as a memory operand;
+ * here are its kernels: one per number of busy slots n (like the tails),
+ * with the lanes in registers.
  *
  * 8 slots: 8 AESENC per round at 2 per cycle is 4 cycles, more than the
  * 3-cycle latency, so the loop is throughput-bound and the chaining XOR
  * (C ^ P ^ K0, P ^ K0 computed off the chain) costs no time; no folding
  * into the last key is needed here.
+ *
+ * The manager and its kernels reach 3920 bytes deep (stack_wipe.h), the
+ * bound MB_ENTRY wipes.
  */
 #define MB_SLOTS 8
+#define MB_GROUP 1
+#define MB_STACK 4224
+#include "lanes.h"
 
-struct mb {
-    __m128i kt[15][MB_SLOTS];
-    __m128i chain[MB_SLOTS]; /* IV or last ciphertext block */
-    const uint8_t *in[MB_SLOTS];
-    uint8_t *out[MB_SLOTS];
-    size_t left[MB_SLOTS];
-    struct aesir_cbc_lane *lane[MB_SLOTS];
-};
-
-#define MB_ROUND(op, r)                                                    \
-    LANES for (unsigned j = 0; j < n; j++)                                 \
-        b[j] = op(b[j], _mm_load_si128(kt + (r) * MB_SLOTS + j))
+#define MB_ROUND(op, r)                                                        \
+    do {                                                                       \
+        LANES                                                                  \
+        for (unsigned j = 0; j < n; j++)                                       \
+            b[j] = op(b[j], _mm_load_si128(kt + MB_SLOTS * (r) + j));          \
+    } while (0)
 
 /* steps blocks of slots 0..n-1; with mac (a constant) nothing is stored
  * but the chaining values. */
-INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr, size_t steps,
-                      const int mac)
+ENGINE_INLINE void mb_kernel(struct mb *m, unsigned n, unsigned nr,
+                             size_t steps, const int mac)
 {
-    const __m128i *kt = opaque(&m->kt[0][0]);
+    const __m128i *kt = opaque((const __m128i *)(const void *)m->kt);
     __m128i b[MB_SLOTS];
 
-    LANES for (unsigned j = 0; j < n; j++)
-        b[j] = m->chain[j];
+    LANES
+    for (unsigned j = 0; j < n; j++)
+        b[j] = _mm_load_si128((const __m128i *)(const void *)m->chain[j]);
     for (size_t off = 0; off < 16 * steps; off += 16) {
-        LANES for (unsigned j = 0; j < n; j++)
-            b[j] = _mm_xor_si128(b[j],
-                                 _mm_xor_si128(loadu(m->in[j] + off),
-                                               _mm_load_si128(kt + j)));
-        MB_ROUND(_mm_aesenc_si128, 1); MB_ROUND(_mm_aesenc_si128, 2);
-        MB_ROUND(_mm_aesenc_si128, 3); MB_ROUND(_mm_aesenc_si128, 4);
-        MB_ROUND(_mm_aesenc_si128, 5); MB_ROUND(_mm_aesenc_si128, 6);
-        MB_ROUND(_mm_aesenc_si128, 7); MB_ROUND(_mm_aesenc_si128, 8);
+        LANES
+        for (unsigned j = 0; j < n; j++)
+            b[j] = _mm_xor_si128(b[j], _mm_xor_si128(loadu(m->in[j] + off),
+                                                     _mm_load_si128(kt + j)));
+        MB_ROUND(_mm_aesenc_si128, 1);
+        MB_ROUND(_mm_aesenc_si128, 2);
+        MB_ROUND(_mm_aesenc_si128, 3);
+        MB_ROUND(_mm_aesenc_si128, 4);
+        MB_ROUND(_mm_aesenc_si128, 5);
+        MB_ROUND(_mm_aesenc_si128, 6);
+        MB_ROUND(_mm_aesenc_si128, 7);
+        MB_ROUND(_mm_aesenc_si128, 8);
         MB_ROUND(_mm_aesenc_si128, 9);
         if (nr > 10) {
-            MB_ROUND(_mm_aesenc_si128, 10); MB_ROUND(_mm_aesenc_si128, 11);
+            MB_ROUND(_mm_aesenc_si128, 10);
+            MB_ROUND(_mm_aesenc_si128, 11);
             if (nr > 12) {
                 MB_ROUND(_mm_aesenc_si128, 12);
                 MB_ROUND(_mm_aesenc_si128, 13);
             }
         }
         MB_ROUND(_mm_aesenclast_si128, nr);
-        if (!mac)
-            LANES for (unsigned j = 0; j < n; j++)
+        if (!mac) {
+            LANES
+            for (unsigned j = 0; j < n; j++)
                 storeu(m->out[j] + off, b[j]);
-    }
-    LANES for (unsigned j = 0; j < n; j++) {
-        m->chain[j] = b[j];
-        m->in[j] += 16 * steps;
-        if (!mac) /* a MAC lane's out may be NULL */
-            m->out[j] += 16 * steps;
-        m->left[j] -= steps;
-    }
-}
-
-/* Slot j takes lane l: its keys into column j of the table. */
-INLINE void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
-                      unsigned nr)
-{
-    const __m128i *k = (const __m128i *)__builtin_assume_aligned(l->rk, 16);
-    /* 11, 13 or 15 keys, unrolled: a loop of 16-byte copies cost more
-     * than the AES work of a one-block message */
-#define MB_COPY(r) m->kt[r][j] = rkey(k, r)
-    MB_COPY(0); MB_COPY(1); MB_COPY(2); MB_COPY(3); MB_COPY(4); MB_COPY(5);
-    MB_COPY(6); MB_COPY(7); MB_COPY(8); MB_COPY(9); MB_COPY(10);
-    if (nr > 10) {
-        MB_COPY(11); MB_COPY(12);
-        if (nr > 12) {
-            MB_COPY(13); MB_COPY(14);
         }
     }
-#undef MB_COPY
-    m->chain[j] = loadu(l->iv);
-    m->in[j] = l->in;
-    m->out[j] = l->out;
-    m->left[j] = l->nblocks;
-    m->lane[j] = l;
+    LANES
+    for (unsigned j = 0; j < n; j++)
+        _mm_store_si128((__m128i *)(void *)m->chain[j], b[j]);
 }
 
-/* The manager of cbc_enc_many and (mac, nothing stored but the chaining
- * values) cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
- * went through the single-message path (secrets in registers only). */
-INLINE int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
-                     const int mac)
+ENGINE_INLINE void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
+                          const int mac)
 {
-    struct mb m;
-    struct aesir_cbc_lane *l;
-    size_t next = 0, busy = 0;
-    unsigned n = 0;
-
-    for (size_t i = 0; i < nlanes && busy < 2; i++)
-        busy += lanes[i].nblocks != 0;
-    if (busy < 2) { /* nothing to interleave */
-        for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv,
-                              lanes[i].out, lanes[i].in, lanes[i].nblocks);
-        return 0;
-    }
-    while (n < MB_SLOTS && (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
-        mb_assign(&m, n++, l, nr);
-    while (n > 1) {
-        size_t steps = m.left[0];
-        for (unsigned j = 1; j < n; j++)
-            steps = m.left[j] < steps ? m.left[j] : steps;
-#define MB_KERNEL(w) mb_kernel(&m, (w), nr, steps, mac)
-        if (n == MB_SLOTS)
-            MB_KERNEL(MB_SLOTS);
-        else
-            TAIL(MB_KERNEL, n)
+#define MB_KERNEL(w) mb_kernel(m, (w), nr, steps, mac)
+    if (n == MB_SLOTS)
+        MB_KERNEL(MB_SLOTS);
+    else
+        ENGINE_TAIL7(MB_KERNEL, n)
 #undef MB_KERNEL
-        for (unsigned j = 0; j < n;) {
-            if (m.left[j] != 0) {
-                j++;
-                continue;
-            }
-            storeu(m.lane[j]->iv, m.chain[j]);
-            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
-                mb_assign(&m, j, l, nr);
-                continue;
-            }
-            if (j != --n) { /* the last busy slot fills the hole */
-                mb_assign(&m, j, m.lane[n], nr);
-                m.chain[j] = m.chain[n];
-                m.in[j] = m.in[n];
-                m.out[j] = m.out[n];
-                m.left[j] = m.left[n];
-            }
-        }
-    }
-    if (n == 1) { /* the last lane alone: the single-message path */
-        l = m.lane[0];
-        storeu(l->iv, m.chain[0]);
-        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0],
-                          m.left[0]);
-    }
-    return 1;
 }
 
-STACK_WIPE_BODY TARGET static int
-cbc_enc_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+/* The kernels, one set for each kind of chain (mb_run_fn; gcc inlines
+ * each into the manager, its only caller). */
+ENGINE_FN void aesni_mb_run_enc(struct mb *m, unsigned n, unsigned nr,
+                                size_t steps)
 {
-    return mb_manage(nr, lanes, nlanes, 0);
+    mb_run(m, n, nr, steps, 0);
 }
 
-STACK_WIPE_BODY TARGET static int
-cbc_mac_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
+ENGINE_FN void aesni_mb_run_mac(struct mb *m, unsigned n, unsigned nr,
+                                size_t steps)
 {
-    return mb_manage(nr, lanes, nlanes, 1);
+    mb_run(m, n, nr, steps, 1);
 }
 
-/*
- * The entry points: the manager, out of line, then, when it interleaved,
- * the stack it used wiped (aesir_wipe_stack, internal.h): the key table
- * (rows 0..nr of every slot, those that held a lane since freed
- * included), the chaining values (a MAC's inner ones are secret) and
- * whatever the compiler spilled there (in a MAC, which stores nothing,
- * gcc 12 hoists key loads out of the kernel's loop and spills some of
- * them; clang 14 spills a round key too). The manager reaches 3928
- * bytes deep (stack_wipe.h); the memset comes once per call that runs
- * several messages at once.
- */
-#define MB_STACK 4224
-
-static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                         size_t nlanes)
-{
-    if (cbc_enc_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
-
-static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                         size_t nlanes)
-{
-    if (cbc_mac_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
+MB_ENTRY(enc, aesni_mb_run_enc, aesni_cbc_enc, 0)
+MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
 #define ENGINE_FIELDS(pair)                                                    \
     .name = "aesni",                                                           \
     .description = "x86 AES-NI on SSE registers, 8 blocks in flight",          \
-    .flags = ENGINE_CT | ENGINE_HW, .batch = WIDE, .setkey_enc = setkey_enc,   \
-    .setkey_dec = setkey_dec, .setkey_pair = pair, .encrypt = encrypt,         \
-    .decrypt = decrypt, .ctr = ctr_xor, .cbc_enc = serial_cbc_enc,             \
-    .cfb_enc = serial_cfb_enc, .ofb = serial_ofb, .cbc_dec = cbc_dec,          \
-    .cfb_dec = cfb_dec, .cbc_enc_many = cbc_enc_many,                          \
-    .cbc_mac_many = cbc_mac_many
+    .flags = ENGINE_CT | ENGINE_HW, .batch = WIDE,                             \
+    .setkey_enc = aesni_setkey_enc, .setkey_dec = aesni_setkey_dec,            \
+    .setkey_pair = pair, .encrypt = aesni_encrypt, .decrypt = aesni_decrypt,   \
+    .ctr = aesni_ctr, .cbc_enc = aesni_cbc_enc, .cfb_enc = aesni_cfb_enc,      \
+    .ofb = aesni_ofb, .cbc_dec = aesni_cbc_dec, .cfb_dec = aesni_cfb_dec,      \
+    .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many
 
-static const struct aesir_engine engine = {ENGINE_FIELDS(setkey_pair)};
-static const struct aesir_engine engine_avx = {ENGINE_FIELDS(setkey_pair_avx)};
+static const struct aesir_engine aesni_engine = {
+    ENGINE_FIELDS(aesni_setkey_pair)};
+static const struct aesir_engine aesni_engine_avx = {
+    ENGINE_FIELDS(aesni_setkey_pair_avx)};
 
 const struct aesir_engine *aesir_engine_aesni(void)
 {
@@ -688,7 +594,7 @@ const struct aesir_engine *aesir_engine_aesni(void)
     uint32_t have = aesir_cpu_features();
     if ((have & need) != need)
         return NULL;
-    return (have & AESIR_CPU_AVX) ? &engine_avx : &engine;
+    return (have & AESIR_CPU_AVX) ? &aesni_engine_avx : &aesni_engine;
 }
 
 #else /* not x86 */

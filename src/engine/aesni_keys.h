@@ -28,10 +28,10 @@
  * Constant time: only AES instructions, shuffles, ANDs with constants and
  * XORs; the only branches are on the key length.
  *
- * Every function is always_inline with the target "aes,ssse3", a subset
- * of the including engines' targets (or the includer's own, AK_FN), so
- * the code is generated inside the caller (VEX-encoded there, no SSE/AVX
- * transition).
+ * Every function is ENGINE_INLINE (engine.h): always inlined and compiled
+ * for the including engine's ENGINE_ISA, which must include "aes,ssse3",
+ * so the code is generated inside the caller (VEX-encoded there on an AVX
+ * target, no SSE/AVX transition).
  */
 #ifndef AESIR_AESNI_KEYS_H
 #define AESIR_AESNI_KEYS_H
@@ -40,18 +40,16 @@
 
 #include <immintrin.h>
 
-#include "internal.h"
+#include "engine.h"
 
-/* An including engine may give its own (wider) target, as vaes_core.h
- * does so that its AK_ZERO_TO can use its vectors. */
-#ifndef AK_FN
-#define AK_FN static inline __attribute__((always_inline, target("aes,ssse3")))
+#ifndef ENGINE_ISA
+#error "aesni_keys.h: define ENGINE_ISA first"
 #endif
 
 /* v, which the compiler may no longer re-associate with what follows
  * (gcc otherwise reorders the XORs of the prefix computations and puts
  * some of them behind the aesenclast). */
-AK_FN __m128i ak_pin(__m128i v)
+ENGINE_INLINE __m128i ak_pin(__m128i v)
 {
     __asm__("" : "+x"(v));
     return v;
@@ -59,7 +57,7 @@ AK_FN __m128i ak_pin(__m128i v)
 
 /* [w0, w0^w1, ..] ^ broadcast(word 3 of p): AES-192's words 4..5 of the
  * next window (words 2..3 of the result are never used). */
-AK_FN __m128i ak_prefix2_xor(__m128i w, __m128i p)
+ENGINE_INLINE __m128i ak_prefix2_xor(__m128i w, __m128i p)
 {
     w = _mm_xor_si128(w, _mm_slli_si128(w, 4));
     return ak_pin(_mm_xor_si128(w, _mm_shuffle_epi32(p, 0xff)));
@@ -81,6 +79,7 @@ AK_FN __m128i ak_prefix2_xor(__m128i w, __m128i p)
  * ak_mask[m][k]: B_k of word m (m = 0..3); ak_mask[4][k]: R^k applied to
  * each word.
  */
+/* clang-format off */
 #define AK_BYTE(base, k, j) ((char)((base) + (((j) + (k)) & 3)))
 #define AK_WORD(base, k)                                                       \
     AK_BYTE(base, k, 0), AK_BYTE(base, k, 1), AK_BYTE(base, k, 2),             \
@@ -91,13 +90,14 @@ AK_FN __m128i ak_prefix2_xor(__m128i w, __m128i p)
 #define AK_ROTW(k) {AK_WORD(0, k), AK_WORD(4, k), AK_WORD(8, k), AK_WORD(12, k)}
 #define AK_ALLK(F, m) {F(m, 0), F(m, 1), F(m, 2), F(m, 3)}
 #define AK_ROTW_(m, k) AK_ROTW(k)
+/* clang-format on */
 
 static const _Alignas(16) char ak_mask[5][4][16] = {
     AK_ALLK(AK_BCAST, 0), AK_ALLK(AK_BCAST, 1), AK_ALLK(AK_BCAST, 2),
     AK_ALLK(AK_BCAST, 3), AK_ALLK(AK_ROTW_, 0)};
 
 /* B_k(word m of v); a pshufd (no AES pipe) when there is no rotation. */
-AK_FN __m128i ak_bc(__m128i v, unsigned m, unsigned k)
+ENGINE_INLINE __m128i ak_bc(__m128i v, unsigned m, unsigned k)
 {
     if ((k & 3) == 0) {
         /* an immediate for clang, which checks before inlining */
@@ -117,27 +117,29 @@ AK_FN __m128i ak_bc(__m128i v, unsigned m, unsigned k)
 }
 
 /* B_(-k)-rotation of every word: takes B_k(w) back to a plain broadcast. */
-AK_FN __m128i ak_unrot(__m128i v, unsigned k)
+ENGINE_INLINE __m128i ak_unrot(__m128i v, unsigned k)
 {
     if ((k & 3) == 0)
         return v;
     return _mm_shuffle_epi8(
-        v, _mm_load_si128(
-               (const __m128i *)(const void *)ak_mask[4][(4 - k) & 3]));
+        v,
+        _mm_load_si128((const __m128i *)(const void *)ak_mask[4][(4 - k) & 3]));
 }
 
 /* B_k(Rcon[i]) for the i-th step (i = 0..9), k = 0..3: R^k moves byte 0
  * of the word to byte (4 - k) mod 4. A table, so that the round constant
  * is a memory operand of aesenclast (built from an immediate, gcc spends
  * three instructions on each). */
+/* clang-format off */
 #define AK_RCW(rc, k) ((uint32_t)(rc) << (8 * ((4 - (k)) & 3)))
 #define AK_RC4(rc, k) {AK_RCW(rc, k), AK_RCW(rc, k), AK_RCW(rc, k), AK_RCW(rc, k)}
 #define AK_RC(rc) {AK_RC4(rc, 0), AK_RC4(rc, 1), AK_RC4(rc, 2), AK_RC4(rc, 3)}
+/* clang-format on */
 static const _Alignas(16) uint32_t ak_rcon_tab[10][4][4] = {
     AK_RC(0x01), AK_RC(0x02), AK_RC(0x04), AK_RC(0x08), AK_RC(0x10),
     AK_RC(0x20), AK_RC(0x40), AK_RC(0x80), AK_RC(0x1b), AK_RC(0x36)};
 
-AK_FN __m128i ak_rcon(unsigned i, unsigned k)
+ENGINE_INLINE __m128i ak_rcon(unsigned i, unsigned k)
 {
     /* gcc sees through a load from a constant table and builds the value
      * from an immediate (movabs, vpbroadcastq: two more instructions per
@@ -157,7 +159,7 @@ AK_FN __m128i ak_rcon(unsigned i, unsigned k)
  * what the expansions need two steps ahead (the XOR of all words of the
  * next key block, in which t cancels).
  */
-AK_FN __m128i ak_prefix_u(__m128i w, __m128i *u)
+ENGINE_INLINE __m128i ak_prefix_u(__m128i w, __m128i *u)
 {
     __m128 t = _mm_movelh_ps(_mm_setzero_ps(), _mm_castsi128_ps(w));
     __m128i v = _mm_xor_si128(w, _mm_castps_si128(t));
@@ -169,7 +171,7 @@ AK_FN __m128i ak_prefix_u(__m128i w, __m128i *u)
 /* p, which the caller guarantees is not NULL: tells the compiler, so that
  * ak_schedule's enc/dec tests fold (else it keeps one test and a second
  * copy of the whole schedule). */
-AK_FN uint8_t *ak_nonnull(void *p)
+ENGINE_INLINE uint8_t *ak_nonnull(void *p)
 {
     if (p == NULL)
         __builtin_unreachable();
@@ -186,8 +188,8 @@ AK_FN uint8_t *ak_nonnull(void *p)
 /* Round key r: to enc + stride * r and, through aesimc unless it is the
  * first or last, to dec + stride * (nr - r) (the equivalent inverse
  * cipher's order, FIPS-197 5.3.5). Either may be NULL. */
-AK_FN void ak_put(uint8_t *enc, uint8_t *dec, size_t stride, unsigned nr,
-                  unsigned r, __m128i v)
+ENGINE_INLINE void ak_put(uint8_t *enc, uint8_t *dec, size_t stride,
+                          unsigned nr, unsigned r, __m128i v)
 {
     if (enc != NULL)
         AK_PUT(enc, stride, r, v);
@@ -226,8 +228,8 @@ AK_FN void ak_put(uint8_t *enc, uint8_t *dec, size_t stride, unsigned nr,
  * of bcast(t) is [t, 0, t, 0] and prefix_xor twice is the *u of
  * ak_prefix_u, so x_(n+2) = u_n ^ [t_n, 0, t_n, 0] ^ bcast(t_(n+1)).
  */
-AK_FN void ak_sched128(uint8_t *enc, uint8_t *dec, size_t stride,
-                       const uint8_t *key)
+ENGINE_INLINE void ak_sched128(uint8_t *enc, uint8_t *dec, size_t stride,
+                               const uint8_t *key)
 {
     __m128i x = _mm_loadu_si128((const __m128i *)(const void *)key), u;
     __m128i p = ak_prefix_u(x, &u), y = ak_bc(x, 3, 2), z[13], t, m;
@@ -236,7 +238,7 @@ AK_FN void ak_sched128(uint8_t *enc, uint8_t *dec, size_t stride,
     z[0] = ak_bc(p, 3, 1); /* x0 ^ x1 ^ x2 ^ x3 */
     z[1] = ak_bc(u, 3, 0); /* x1 ^ x3 */
     z[2] = ak_bc(_mm_xor_si128(x, _mm_slli_si128(x, 4)), 3, 3); /* x2^x3 */
-    z[3] = y;                                                  /* x3 */
+    z[3] = y;                                                   /* x3 */
     ak_put(enc, dec, stride, 10, 0, x);
     AK_UNROLL
     for (unsigned i = 0; i < 10; i++) {
@@ -274,8 +276,8 @@ AK_FN void ak_sched128(uint8_t *enc, uint8_t *dec, size_t stride,
  *
  * k starts at 0 (the first broadcast is a pshufd) and ends there.
  */
-AK_FN void ak_sched192(uint8_t *enc, uint8_t *dec, size_t stride,
-                       const uint8_t *key)
+ENGINE_INLINE void ak_sched192(uint8_t *enc, uint8_t *dec, size_t stride,
+                               const uint8_t *key)
 {
     __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
     __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(key + 16));
@@ -300,9 +302,9 @@ AK_FN void ak_sched192(uint8_t *enc, uint8_t *dec, size_t stride,
         } else {
             /* as in AES-128: prefix_xor(a) = u ^ [t', 0, t', 0] (the t
              * and u of the step before), its word 3 = u3 */
-            ua = ak_pin(_mm_xor_si128(
-                a, _mm_castps_si128(_mm_movelh_ps(
-                       _mm_setzero_ps(), _mm_castsi128_ps(a)))));
+            ua = ak_pin(
+                _mm_xor_si128(a, _mm_castps_si128(_mm_movelh_ps(
+                                     _mm_setzero_ps(), _mm_castsi128_ps(a)))));
             a1 = _mm_xor_si128(m, t);
             pa = m;
         }
@@ -335,8 +337,8 @@ AK_FN void ak_sched192(uint8_t *enc, uint8_t *dec, size_t stride,
  * The prefix XOR of each half is skipped every other step as in AES-128.
  * k starts at 3 so that the last step's domain is 0.
  */
-AK_FN void ak_sched256(uint8_t *enc, uint8_t *dec, size_t stride,
-                       const uint8_t *key)
+ENGINE_INLINE void ak_sched256(uint8_t *enc, uint8_t *dec, size_t stride,
+                               const uint8_t *key)
 {
     __m128i a = _mm_loadu_si128((const __m128i *)(const void *)key);
     __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(key + 16));
@@ -394,8 +396,8 @@ AK_FN void ak_sched256(uint8_t *enc, uint8_t *dec, size_t stride,
  * NULL. Pass a constant NULL or a pointer through ak_nonnull(), so that
  * the choice is made at compile time. Returns nr.
  */
-AK_FN unsigned ak_schedule(uint8_t *enc, uint8_t *dec, size_t stride,
-                           const uint8_t *key, size_t key_len)
+ENGINE_INLINE unsigned ak_schedule(uint8_t *enc, uint8_t *dec, size_t stride,
+                                   const uint8_t *key, size_t key_len)
 {
     if (key_len == 16) {
         ak_sched128(enc, dec, stride, key);
@@ -424,7 +426,7 @@ AK_FN unsigned ak_schedule(uint8_t *enc, uint8_t *dec, size_t stride,
 #ifndef AK_ZERO_TO
 #define AK_ZERO_TO ak_zero_to
 #define AK_BOTH_ALWAYS 1
-AK_FN void ak_zero_to(uint8_t *rk, size_t from, size_t most)
+ENGINE_INLINE void ak_zero_to(uint8_t *rk, size_t from, size_t most)
 {
     /* 960 bytes once a bitsliced engine has been used in the process:
      * memset()'s wide stores take half as many */
@@ -441,8 +443,8 @@ AK_FN void ak_zero_to(uint8_t *rk, size_t from, size_t most)
 #define AK_BOTH_ALWAYS 0
 #endif
 
-AK_FN int ak_setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
-                         size_t key_len, unsigned dirs, size_t most)
+ENGINE_INLINE int ak_setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
+                                 size_t key_len, unsigned dirs, size_t most)
 {
     uint8_t *enc = ak_nonnull(__builtin_assume_aligned(rk_enc, 16));
     uint8_t *dec = ak_nonnull(__builtin_assume_aligned(rk_dec, 16));

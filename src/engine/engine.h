@@ -75,4 +75,16 @@
         break;                                                                 \
     }
 
+/*
+ * ENGINE_NAME(x): in a header shared by several engines (aes_x86_serial.h,
+ * vaes_core.h, lanes.h), the name of an out-of-line function: x with the
+ * including engine's prefix, so that each engine's copy is named after it
+ * in profiles and disassembly. The engine file defines it, as it does
+ * ENGINE_ISA, before including such a header:
+ *
+ *     #define ENGINE_NAME(x) vaes_avx512_##x
+ *
+ * Code used by one engine only names its functions directly.
+ */
+
 #endif /* AESIR_ENGINE_H */

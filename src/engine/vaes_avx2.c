@@ -33,15 +33,15 @@
  *    block by vpaddq on that byte (one vpshufb per iteration instead of
  *    one per vector). The plaintext is folded into the last round key:
  *    aesenclast(x, k ^ p) = E(ctr) ^ p.
- *  - CBC encryption is serial; it runs on xmm with the round keys in
- *    registers at the aesenc latency bound, the XOR with the next
- *    plaintext folded into aesenclast's key.
- *  - Multi-buffer CBC encryption (cbc_enc_many): up to 16 independent
- *    messages, 2 per ymm, each lane with its own round keys, so that
- *    many chains together fill the AES units (vaes_core.h, and the
- *    regrouping below).
- *  - One block (ECB of nblocks == 1: the serial modes OFB, CFB
- *    encryption, CFB8 and CFB1) runs on xmm, as on vaes-avx512.
+ *  - CBC encryption, CFB128 encryption and OFB are serial; they run on
+ *    one xmm chain at the aesenc latency bound, every XOR folded into
+ *    aesenclast's key (aes_x86_serial.h, shared with aesni).
+ *  - Multi-buffer CBC encryption and CBC-MAC (cbc_enc_many,
+ *    cbc_mac_many): up to 16 independent messages, 2 per ymm, each lane
+ *    with its own round keys, so that many chains together fill the AES
+ *    units (vaes_core.h, and the regrouping below).
+ *  - One block (ECB of nblocks == 1: CFB8, CFB1 and the partial last
+ *    block of OFB and CFB) runs on xmm, as on vaes-avx512.
  * Tails. After the bulk loop, 1..15 blocks remain; they go in one more
  * pass of ceil(r / 2) vectors (a version of the kernel for each count
  * 1..8), the last of which, for an odd r, is loaded and stored as an xmm
@@ -67,15 +67,16 @@
  * Batch: 16 blocks. Requires VAES, AVX2 and AES-NI (key expansion, the
  * xmm paths), and OS support for ymm state.
  */
-#include "internal.h"
+#define ENGINE_ISA "vaes,avx2,aes"
+#include "engine.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
 
-#define TGT __attribute__((target("vaes,avx2,aes")))
-#define FN static TGT
-#define INL static inline __attribute__((always_inline)) TGT
+/* This engine's prefix for the out-of-line functions of vaes_core.h and
+ * the headers it includes. */
+#define ENGINE_NAME(x) vaes_avx2_##x
 
 /* ---------------------------------------------------------------------
  * The ymm layer of vaes_core.h
@@ -96,50 +97,50 @@ typedef int vtail;
 #define VSI(op) _mm256_##op##_si256
 
 /* The last vector of nblocks >= 1 blocks holds one when nblocks is odd. */
-INL vtail v_tail(size_t nblocks)
+ENGINE_INLINE vtail v_tail(size_t nblocks)
 {
     return (int)(nblocks & 1);
 }
 
-INL vec v_bcast(__m128i x)
+ENGINE_INLINE vec v_bcast(__m128i x)
 {
     return _mm256_broadcastsi128_si256(x);
 }
 
-INL vec ld256(const uint8_t *p)
+ENGINE_INLINE vec ld256(const uint8_t *p)
 {
     return _mm256_loadu_si256((const vec *)(const void *)p);
 }
 
-INL void st256(uint8_t *p, vec v)
+ENGINE_INLINE void st256(uint8_t *p, vec v)
 {
     _mm256_storeu_si256((vec *)(void *)p, v);
 }
 
-INL __m128i ld128(const uint8_t *p)
+ENGINE_INLINE __m128i ld128(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-INL void st128(uint8_t *p, __m128i v)
+ENGINE_INLINE void st128(uint8_t *p, __m128i v)
 {
     _mm_storeu_si128((__m128i *)(void *)p, v);
 }
 
 /* Partly real: a tail's last vector of one block. */
-INL int v_partial(int tail, vtail t)
+ENGINE_INLINE int v_partial(int tail, vtail t)
 {
     (void)tail; /* t is 0 outside a tail */
     return t;
 }
 
-INL vec v_load_t(const uint8_t *p, int part, vtail t)
+ENGINE_INLINE vec v_load_t(const uint8_t *p, int part, vtail t)
 {
     (void)t;
     return part ? _mm256_castsi128_si256(ld128(p)) : ld256(p);
 }
 
-INL void v_store_t(uint8_t *p, vec v, int part, vtail t)
+ENGINE_INLINE void v_store_t(uint8_t *p, vec v, int part, vtail t)
 {
     (void)t;
     if (part)
@@ -149,12 +150,12 @@ INL void v_store_t(uint8_t *p, vec v, int part, vtail t)
 }
 
 /* [prev upper lane, cur lower lane]: one vperm2i128. */
-INL vec v_join(vec prev, vec cur)
+ENGINE_INLINE vec v_join(vec prev, vec cur)
 {
     return _mm256_permute2x128_si256(prev, cur, 0x21);
 }
 
-INL vec v_lanes(long long hi, long long lo, long long step)
+ENGINE_INLINE vec v_lanes(long long hi, long long lo, long long step)
 {
     return _mm256_set_epi64x(hi, lo + step, hi, lo);
 }
@@ -164,7 +165,7 @@ INL vec v_lanes(long long hi, long long lo, long long step)
 #define VAES_CTR_BE 1
 
 /* Two vpxor (no vpternlogd without AVX-512VL). */
-INL vec v_chain(vec x, vec p, vec k)
+ENGINE_INLINE vec v_chain(vec x, vec p, vec k)
 {
     return _mm256_xor_si256(x, _mm256_xor_si256(p, k));
 }
@@ -176,8 +177,8 @@ INL vec v_chain(vec x, vec p, vec k)
  * hold the 8 chains and all regrouped blocks: the compiler keeps these on
  * the stack, which costs loads and stores, not AES issue slots.
  */
-INL void mb_load4(const uint8_t *const *in, size_t off, vec *d0, vec *d1,
-                  vec *d2, vec *d3)
+ENGINE_INLINE void mb_load4(const uint8_t *const *in, size_t off, vec *d0,
+                            vec *d1, vec *d2, vec *d3)
 {
     const uint8_t *a = in[0] + off, *b = in[1] + off;
     vec a0 = ld256(a), a1 = ld256(a + 32);
@@ -188,8 +189,8 @@ INL void mb_load4(const uint8_t *const *in, size_t off, vec *d0, vec *d1,
     *d3 = _mm256_permute2x128_si256(a1, b1, 0x31);
 }
 
-INL void mb_store4(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
-                   vec d0, vec d1, vec d2, vec d3)
+ENGINE_INLINE void mb_store4(uint8_t *const *out, unsigned j0, unsigned n,
+                             size_t off, vec d0, vec d1, vec d2, vec d3)
 {
     uint8_t *a = out[0] + off;
     st256(a, _mm256_permute2x128_si256(d0, d1, 0x20));
@@ -201,21 +202,21 @@ INL void mb_store4(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
     }
 }
 
-INL vec mb_gather(const uint8_t *const *in, size_t off)
+ENGINE_INLINE vec mb_gather(const uint8_t *const *in, size_t off)
 {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(ld128(in[0] + off)),
                                    ld128(in[1] + off), 1);
 }
 
-INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
-                    vec x)
+ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
+                              size_t off, vec x)
 {
     st128(out[0] + off, _mm256_castsi256_si128(x));
     if (j0 + 1 < n)
         st128(out[1] + off, _mm256_extracti128_si256(x, 1));
 }
 
-#define VAES_NAME "vaes-avx2"
+#define VAES_ENGINE_NAME "vaes-avx2"
 #define VAES_DESCRIPTION "VAES on ymm: 2 blocks per instruction, 16 in flight"
 
 #include "vaes_core.h"
@@ -223,7 +224,7 @@ INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
 const struct aesir_engine *aesir_engine_vaes_avx2(void)
 {
     const uint32_t need = AESIR_CPU_AESNI | AESIR_CPU_VAES | AESIR_CPU_AVX2;
-    return (aesir_cpu_features() & need) == need ? &engine : NULL;
+    return (aesir_cpu_features() & need) == need ? &ENGINE_NAME(engine) : NULL;
 }
 
 #else /* not x86 */

@@ -31,17 +31,19 @@
  *    the low qword is exact; carries across 32 bits cost nothing and
  *    carries across 64 bits cost one split. The plaintext is folded into
  *    the last round key (aesenclast(x, k ^ p) = E(ctr) ^ p).
- *  - CBC encryption is serial; it runs on xmm with all round keys in
- *    registers at the aesenc latency bound: nr aesenc latencies per block.
- *    The XOR with the next plaintext block (and round key 0) is folded
- *    into aesenclast's key, so nothing but AES rounds is on the chain.
- *  - Multi-buffer CBC encryption (cbc_enc_many): up to 16 independent
- *    messages, 4 per zmm, each 128-bit lane with its own round keys, so
- *    that many chains together fill the AES unit (vaes_core.h, and the
- *    4 x 4 transpose below).
- *  - One block (ECB of nblocks == 1, which is how the serial modes OFB,
- *    CFB encryption, CFB8 and CFB1 call the engine) runs on xmm: a
- *    masked zmm load and store around it made those modes 1.7x slower.
+ *  - CBC encryption, CFB128 encryption and OFB are serial; they run on
+ *    one xmm chain at the aesenc latency bound: nr aesenc latencies per
+ *    block. The XOR with the next plaintext block (and round key 0) is
+ *    folded into aesenclast's key, so nothing but AES rounds is on the
+ *    chain (aes_x86_serial.h, shared with aesni).
+ *  - Multi-buffer CBC encryption and CBC-MAC (cbc_enc_many,
+ *    cbc_mac_many): up to 16 independent messages, 4 per zmm, each
+ *    128-bit lane with its own round keys, so that many chains together
+ *    fill the AES unit (vaes_core.h, and the 4 x 4 transpose below).
+ *  - One block (ECB of nblocks == 1, which is how CFB8, CFB1 and the
+ *    partial last block of OFB and CFB call the engine) runs on xmm: a
+ *    masked zmm load and store around it made OFB 1.7x slower when it
+ *    still went block by block.
  * Tails. After the bulk loop, 1..31 blocks remain: they go in one more
  * pass of ceil(r / 4) zmm vectors (a version of the kernel for each count
  * 1..8), the last vector loaded and stored with a byte mask
@@ -67,15 +69,16 @@
  * Batch: 32 blocks. Requires VAES, AVX512F, AVX512BW (byte masks),
  * AVX512VL and AES-NI (key expansion), and OS support for zmm state.
  */
-#include "internal.h"
+#define ENGINE_ISA "vaes,avx512f,avx512bw,avx512vl,aes"
+#include "engine.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
 
-#define TGT __attribute__((target("vaes,avx512f,avx512bw,avx512vl,aes")))
-#define FN static TGT
-#define INL static inline __attribute__((always_inline)) TGT
+/* This engine's prefix for the out-of-line functions of vaes_core.h and
+ * the headers it includes. */
+#define ENGINE_NAME(x) vaes_avx512_##x
 
 /* ---------------------------------------------------------------------
  * The zmm layer of vaes_core.h
@@ -95,36 +98,36 @@ typedef unsigned long long vtail;
 #define VSI(op) _mm512_##op##_si512
 
 /* Bytes of the first b blocks of a vector (b = 1..4). */
-INL vtail lane_mask(size_t b)
+ENGINE_INLINE vtail lane_mask(size_t b)
 {
     return b >= 4 ? ~0ull : (1ull << (16 * b)) - 1;
 }
 
 /* The last vector of nblocks >= 1 blocks holds 1..4 of them. */
-INL vtail v_tail(size_t nblocks)
+ENGINE_INLINE vtail v_tail(size_t nblocks)
 {
     return lane_mask(nblocks - 4 * ((nblocks - 1) / 4));
 }
 
-INL vec v_bcast(__m128i x)
+ENGINE_INLINE vec v_bcast(__m128i x)
 {
     return _mm512_broadcast_i32x4(x);
 }
 
 /* Partly real: every tail's last vector, even when its mask is whole. */
-INL int v_partial(int tail, vtail t)
+ENGINE_INLINE int v_partial(int tail, vtail t)
 {
     (void)t;
     return tail;
 }
 
 /* Masked: vmovdqu8 with a k-mask, whose masked-off bytes never fault. */
-INL vec v_load_t(const uint8_t *p, int part, vtail t)
+ENGINE_INLINE vec v_load_t(const uint8_t *p, int part, vtail t)
 {
     return part ? _mm512_maskz_loadu_epi8(t, p) : _mm512_loadu_si512(p);
 }
 
-INL void v_store_t(uint8_t *p, vec v, int part, vtail t)
+ENGINE_INLINE void v_store_t(uint8_t *p, vec v, int part, vtail t)
 {
     if (part)
         _mm512_mask_storeu_epi8(p, t, v);
@@ -133,12 +136,12 @@ INL void v_store_t(uint8_t *p, vec v, int part, vtail t)
 }
 
 /* [prev lane 3, cur lanes 0..2]: one valignq. */
-INL vec v_join(vec prev, vec cur)
+ENGINE_INLINE vec v_join(vec prev, vec cur)
 {
     return _mm512_alignr_epi64(cur, prev, 6);
 }
 
-INL vec v_lanes(long long hi, long long lo, long long step)
+ENGINE_INLINE vec v_lanes(long long hi, long long lo, long long step)
 {
     return _mm512_set_epi64(hi, lo + 3 * step, hi, lo + 2 * step, hi, lo + step,
                             hi, lo);
@@ -148,14 +151,14 @@ INL vec v_lanes(long long hi, long long lo, long long step)
 #define VAES_CTR_BE 0
 
 /* C ^ P ^ K0 in one vpternlogd. */
-INL vec v_chain(vec x, vec p, vec k)
+ENGINE_INLINE vec v_chain(vec x, vec p, vec k)
 {
     return _mm512_ternarylogic_epi32(p, x, k, 0x96);
 }
 
 /* 4 x 4 transpose of 128-bit blocks: block s of *ai <-> block i of *as
  * (8 vshufi64x2). */
-INL void mb_transpose(vec *a0, vec *a1, vec *a2, vec *a3)
+ENGINE_INLINE void mb_transpose(vec *a0, vec *a1, vec *a2, vec *a3)
 {
     vec t0 = _mm512_shuffle_i64x2(*a0, *a1, 0x44);
     vec t1 = _mm512_shuffle_i64x2(*a0, *a1, 0xee);
@@ -169,8 +172,8 @@ INL void mb_transpose(vec *a0, vec *a1, vec *a2, vec *a3)
 
 /* Each slot's 4 blocks are one 64-byte load, transposed so that d_s
  * holds block s of the 4 slots. */
-INL void mb_load4(const uint8_t *const *in, size_t off, vec *d0, vec *d1,
-                  vec *d2, vec *d3)
+ENGINE_INLINE void mb_load4(const uint8_t *const *in, size_t off, vec *d0,
+                            vec *d1, vec *d2, vec *d3)
 {
     *d0 = _mm512_loadu_si512(in[0] + off);
     *d1 = _mm512_loadu_si512(in[1] + off);
@@ -179,8 +182,8 @@ INL void mb_load4(const uint8_t *const *in, size_t off, vec *d0, vec *d1,
     mb_transpose(d0, d1, d2, d3);
 }
 
-INL void mb_store4(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
-                   vec d0, vec d1, vec d2, vec d3)
+ENGINE_INLINE void mb_store4(uint8_t *const *out, unsigned j0, unsigned n,
+                             size_t off, vec d0, vec d1, vec d2, vec d3)
 {
     mb_transpose(&d0, &d1, &d2, &d3);
     _mm512_storeu_si512(out[0] + off, d0);
@@ -192,17 +195,17 @@ INL void mb_store4(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
         _mm512_storeu_si512(out[3] + off, d3);
 }
 
-INL __m128i ld128(const uint8_t *p)
+ENGINE_INLINE __m128i ld128(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-INL void st128(uint8_t *p, __m128i v)
+ENGINE_INLINE void st128(uint8_t *p, __m128i v)
 {
     _mm_storeu_si128((__m128i *)(void *)p, v);
 }
 
-INL vec mb_gather(const uint8_t *const *in, size_t off)
+ENGINE_INLINE vec mb_gather(const uint8_t *const *in, size_t off)
 {
     vec p = _mm512_castsi128_si512(ld128(in[0] + off));
     p = _mm512_inserti32x4(p, ld128(in[1] + off), 1);
@@ -210,8 +213,8 @@ INL vec mb_gather(const uint8_t *const *in, size_t off)
     return _mm512_inserti32x4(p, ld128(in[3] + off), 3);
 }
 
-INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
-                    vec x)
+ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
+                              size_t off, vec x)
 {
     st128(out[0] + off, _mm512_castsi512_si128(x));
     if (j0 + 1 < n)
@@ -231,7 +234,7 @@ INL void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n, size_t off,
  * per step 61-66 -> 58-61. */
 #define MB_KREG 2
 
-#define VAES_NAME "vaes-avx512"
+#define VAES_ENGINE_NAME "vaes-avx512"
 #define VAES_DESCRIPTION                                                       \
     "VAES on zmm: 4 blocks per instruction, 32 in flight, masked tails"
 
@@ -249,7 +252,7 @@ const struct aesir_engine *aesir_engine_vaes_avx512(void)
 {
     const uint32_t need = AESIR_CPU_AESNI | AESIR_CPU_VAES | AESIR_CPU_AVX512F |
                           AESIR_CPU_AVX512BW | AESIR_CPU_AVX512VL;
-    return (aesir_cpu_features() & need) == need ? &engine : NULL;
+    return (aesir_cpu_features() & need) == need ? &ENGINE_NAME(engine) : NULL;
 }
 
 #else /* not x86 */

@@ -5,14 +5,15 @@
  * does not depend on the register width is written once here: the round
  * loops, ECB, the CTR kernel and its counter protocol, CBC and CFB128
  * decryption, CBC encryption and single blocks on xmm, the multi-buffer
- * CBC lane manager and its kernels, key setup and the engine struct.
+ * CBC kernels (their lane manager is lanes.h, shared with aesni), key
+ * setup and the engine struct.
  * The techniques, the measurements and the constant-time argument are in
  * the two engine files' headers and docs/engines/vaes.md.
  *
  * Before including, the file defines (everything static, always inlined
  * unless said otherwise):
  *
- *   TGT, FN, INL              target attribute; static TGT; static
+ *   TGT, FN, ENGINE_INLINE              target attribute; static TGT; static
  *                             inline always_inline TGT
  *   U                         vectors per bulk iteration
  *   VW                        blocks per vector (2 or 4)
@@ -51,13 +52,17 @@
  *                             multi-buffer slots stay in registers for a
  *                             whole kernel call (default 0: all keys are
  *                             memory operands)
- *   VAES_NAME, VAES_DESCRIPTION   for the engine struct
+ *   VAES_ENGINE_NAME, VAES_DESCRIPTION   for the engine struct
  *
- * It defines the static functions of the engine and the struct engine;
- * the including file adds the accessor.
+ * It defines the static functions of the engine and the engine struct,
+ * ENGINE_NAME(engine); the including file adds the accessor.
  */
 #ifndef AESIR_VAES_CORE_H
 #define AESIR_VAES_CORE_H
+
+#if !defined(ENGINE_ISA) || !defined(ENGINE_NAME)
+#error "vaes_core.h: define ENGINE_ISA and ENGINE_NAME(x) first"
+#endif
 
 /* Bytes per vector. */
 #define VB (16 * VW)
@@ -70,9 +75,8 @@
  * unaligned ones: rk is only 16-byte aligned when the caller's context
  * is (a context from malloc), and an aligned zmm store there faults. On
  * a 64-byte-aligned context they cost the same as aligned ones. */
-#define AK_FN INL
 #define AK_ZERO_TO(rk, from, most) vaes_zero_to(rk, from, most)
-INL void vaes_zero_range(uint8_t *rk, size_t from, size_t most)
+ENGINE_INLINE void vaes_zero_range(uint8_t *rk, size_t from, size_t most)
 {
     for (; from < most && from % VB != 0; from += 16)
         _mm_store_si128((__m128i *)(void *)(rk + from), _mm_setzero_si128());
@@ -89,7 +93,7 @@ INL void vaes_zero_range(uint8_t *rk, size_t from, size_t most)
  * 27.5 TSC cycles per key on Zen 4; docs/engines/vaes.md, "Back-to-back
  * key setups"). Zeroing past most stays inside the area (AESIR_RK_BYTES).
  */
-INL void vaes_zero_to(uint8_t *rk, size_t from, size_t most)
+ENGINE_INLINE void vaes_zero_to(uint8_t *rk, size_t from, size_t most)
 {
     if (most == 0) /* nothing to wipe (the self-test's one-direction calls) */
         return;
@@ -115,28 +119,28 @@ _Static_assert(AESIR_RK_BYTES % VB == 0, "round-key area: whole vectors");
  */
 #define PIN(v) __asm__("" : "+v"(v))
 
-INL __m128i key128(const uint8_t *rk, unsigned r)
+ENGINE_INLINE __m128i key128(const uint8_t *rk, unsigned r)
 {
     return _mm_load_si128((const __m128i *)(const void *)(rk + 16 * (size_t)r));
 }
 
 /* Whole vectors: p vector-aligned, or unaligned (u). */
-INL vec v_load(const uint8_t *p)
+ENGINE_INLINE vec v_load(const uint8_t *p)
 {
     return VSI(load)((const vec *)(const void *)p);
 }
 
-INL void v_store(uint8_t *p, vec v)
+ENGINE_INLINE void v_store(uint8_t *p, vec v)
 {
     VSI(store)((vec *)(void *)p, v);
 }
 
-INL vec v_loadu(const uint8_t *p)
+ENGINE_INLINE vec v_loadu(const uint8_t *p)
 {
     return VSI(loadu)((const vec *)(const void *)p);
 }
 
-INL void v_storeu(uint8_t *p, vec v)
+ENGINE_INLINE void v_storeu(uint8_t *p, vec v)
 {
     VSI(storeu)((vec *)(void *)p, v);
 }
@@ -151,20 +155,21 @@ INL void v_storeu(uint8_t *p, vec v)
 
 /* Each 16-byte block byte-reversed: big-endian counter block <->
  * little-endian 128-bit integer. */
-INL vec v_bswap(vec v)
+ENGINE_INLINE vec v_bswap(vec v)
 {
     return VI(shuffle_epi8)(v,
                             v_bcast(_mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8,
                                                   7, 6, 5, 4, 3, 2, 1, 0)));
 }
 
-INL vec v_key(const uint8_t *rk, unsigned r)
+ENGINE_INLINE vec v_key(const uint8_t *rk, unsigned r)
 {
     return v_bcast(key128(rk, r));
 }
 
 /* Rounds 1 .. nr-1 on n vectors (nr >= 10, hence the do-while). */
-INL void rounds_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec)
+ENGINE_INLINE void rounds_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n,
+                            int dec)
 {
     unsigned r = 1;
     do {
@@ -187,8 +192,8 @@ INL void rounds_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec)
  * branch there cost as much as the AES work (ECB, 64 bytes: 7.1 GB/s with
  * the loop, 11.6 unrolled).
  */
-INL void start_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec,
-                 int unroll)
+ENGINE_INLINE void start_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n,
+                           int dec, int unroll)
 {
     const vec k = v_key(rk, 0);
     for (unsigned i = 0; i < n; i++)
@@ -208,7 +213,7 @@ INL void start_n(const uint8_t *rk, unsigned nr, vec *x, unsigned n, int dec,
  * engines shared this code: with the test in another order, gcc 12 kept
  * the vectors of vaes-avx2's odd CBC-decryption tails on the stack, 10%
  * slower at 240 bytes.) */
-INL int part_of(int tail, vtail t, unsigned i, unsigned n)
+ENGINE_INLINE int part_of(int tail, vtail t, unsigned i, unsigned n)
 {
     return v_partial(tail, t) && i == n - 1;
 }
@@ -238,14 +243,15 @@ INL int part_of(int tail, vtail t, unsigned i, unsigned n)
 
 /*
  * One block on xmm: a plain aesenc chain with the round keys as memory
- * operands, nr a constant. The serial modes (OFB, CFB encryption, CFB8,
- * CFB1) call the engine one block at a time, and each call's input is
- * the previous call's output, just stored: a masked zmm load and store
+ * operands, nr a constant. CFB8 and CFB1 call the engine one block at a
+ * time (and OFB and CFB for a partial last block), each call's input the
+ * previous call's output, just stored: a masked zmm load and store
  * around a zmm round chain made that round trip 1.7x slower than on xmm
- * (OFB, AES-128: 0.65 against 1.16 GB/s; docs/engines/vaes.md).
+ * (measured when OFB still went block by block, AES-128: 0.65 against
+ * 1.16 GB/s; docs/engines/vaes.md).
  */
-INL __m128i rounds1_nr(const uint8_t *rk, const unsigned nr, __m128i x,
-                       __m128i last, int dec)
+ENGINE_INLINE __m128i rounds1_nr(const uint8_t *rk, const unsigned nr,
+                                 __m128i x, __m128i last, int dec)
 {
     x = _mm_xor_si128(x, key128(rk, 0));
     for (unsigned r = 1; r < nr; r++)
@@ -257,8 +263,8 @@ INL __m128i rounds1_nr(const uint8_t *rk, const unsigned nr, __m128i x,
 
 /* One block x through the cipher, XORed with a on the way out (in the
  * last round key). */
-INL __m128i rounds1(const uint8_t *rk, unsigned nr, __m128i x, __m128i a,
-                    int dec)
+ENGINE_INLINE __m128i rounds1(const uint8_t *rk, unsigned nr, __m128i x,
+                              __m128i a, int dec)
 {
     if (nr == 10)
         return rounds1_nr(rk, 10, x, a, dec);
@@ -267,25 +273,26 @@ INL __m128i rounds1(const uint8_t *rk, unsigned nr, __m128i x, __m128i a,
     return rounds1_nr(rk, 14, x, a, dec);
 }
 
-INL __m128i load128(const uint8_t *p)
+ENGINE_INLINE __m128i load128(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-INL void store128(uint8_t *p, __m128i x)
+ENGINE_INLINE void store128(uint8_t *p, __m128i x)
 {
     _mm_storeu_si128((__m128i *)(void *)p, x);
 }
 
-INL void block1(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                int dec)
+ENGINE_INLINE void block1(const uint8_t *rk, unsigned nr, uint8_t *out,
+                          const uint8_t *in, int dec)
 {
     store128(out, rounds1(rk, nr, load128(in), _mm_setzero_si128(), dec));
 }
 
 /* n vectors from in to out; in a tail, the last one only partly (t). */
-INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-               unsigned n, int tail, vtail t, int dec)
+ENGINE_INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
+                         const uint8_t *in, unsigned n, int tail, vtail t,
+                         int dec)
 {
     vec x[U], k;
     for (unsigned i = 0; i < n; i++)
@@ -298,11 +305,11 @@ INL void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out, const uint8_t *in,
         v_store_t(out + VB * i, x[i], part_of(tail, t, i, n), t);
 }
 
-/* More than 4 blocks: out of line (ecb_bulk_enc, ecb_bulk_dec below), so
- * that the short paths of encrypt and decrypt need no stack frame (as
- * ctr_bulk for CTR). */
-INL void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
-                  const uint8_t *in, size_t nblocks, const int dec)
+/* More than 4 blocks: out of line (ENGINE_NAME(ecb_bulk_enc) and
+ * ENGINE_NAME(ecb_bulk_dec) below), so that the short paths of encrypt
+ * and decrypt need no stack frame (as ctr_bulk for CTR). */
+ENGINE_INLINE void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
+                            const uint8_t *in, size_t nblocks, const int dec)
 {
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         ecb_n(rk, nr, out, in, U, 0, 0, dec);
@@ -319,24 +326,24 @@ INL void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
  * argument, gcc 12 merged the two directions' tail stores and carried
  * the last vector to them through a stack slot, which left a plaintext
  * block in the dead frame after a decryption. */
-__attribute__((noinline)) FN void ecb_bulk_enc(const uint8_t *rk, unsigned nr,
-                                               uint8_t *out, const uint8_t *in,
-                                               size_t nblocks)
+__attribute__((noinline)) ENGINE_FN void
+ENGINE_NAME(ecb_bulk_enc)(const uint8_t *rk, unsigned nr, uint8_t *out,
+                          const uint8_t *in, size_t nblocks)
 {
     ecb_bulk(rk, nr, out, in, nblocks, 0);
 }
 
-__attribute__((noinline)) FN void ecb_bulk_dec(const uint8_t *rk, unsigned nr,
-                                               uint8_t *out, const uint8_t *in,
-                                               size_t nblocks)
+__attribute__((noinline)) ENGINE_FN void
+ENGINE_NAME(ecb_bulk_dec)(const uint8_t *rk, unsigned nr, uint8_t *out,
+                          const uint8_t *in, size_t nblocks)
 {
     ecb_bulk(rk, nr, out, in, nblocks, 1);
 }
 
 /* Up to 4 blocks (a 64-byte message) inline: one block on xmm, 2 to 4 in
  * 4 / VW vectors (one masked zmm, or two ymm). */
-INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
-             size_t nblocks, int dec)
+ENGINE_INLINE void ecb(const void *rkv, unsigned nr, uint8_t *out,
+                       const uint8_t *in, size_t nblocks, int dec)
 {
     const uint8_t *rk = rkv;
     if (nblocks == 1)
@@ -346,19 +353,19 @@ INL void ecb(const void *rkv, unsigned nr, uint8_t *out, const uint8_t *in,
     else if (nblocks <= 4)
         ecb_n(rk, nr, out, in, 4 / VW, 1, v_tail(nblocks), dec);
     else if (dec)
-        ecb_bulk_dec(rk, nr, out, in, nblocks);
+        ENGINE_NAME(ecb_bulk_dec)(rk, nr, out, in, nblocks);
     else
-        ecb_bulk_enc(rk, nr, out, in, nblocks);
+        ENGINE_NAME(ecb_bulk_enc)(rk, nr, out, in, nblocks);
 }
 
-FN void encrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks)
+ENGINE_FN void ENGINE_NAME(encrypt)(const void *rk, unsigned nr, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 0);
 }
 
-FN void decrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
-                size_t nblocks)
+ENGINE_FN void ENGINE_NAME(decrypt)(const void *rk, unsigned nr, uint8_t *out,
+                                    const uint8_t *in, size_t nblocks)
 {
     ecb(rk, nr, out, in, nblocks, 1);
 }
@@ -376,8 +383,9 @@ FN void decrypt(const void *rk, unsigned nr, uint8_t *out, const uint8_t *in,
  * first one (one vpshufb per call instead of one per vector: on ymm the
  * shuffles compete with vaesenc for ports 0 and 1).
  */
-INL void ctr_n(const uint8_t *rk, unsigned nr, vec *c, uint8_t *out,
-               const uint8_t *in, unsigned n, int tail, vtail t, int be)
+ENGINE_INLINE void ctr_n(const uint8_t *rk, unsigned nr, vec *c, uint8_t *out,
+                         const uint8_t *in, unsigned n, int tail, vtail t,
+                         int be)
 {
     vec x[U], k;
     if (be) {
@@ -403,7 +411,7 @@ INL void ctr_n(const uint8_t *rk, unsigned nr, vec *c, uint8_t *out,
 }
 
 /* The counters hi:lo, hi:lo + 1, ... in the lanes of one vector. */
-INL vec ctr_first(uint64_t hi, uint64_t lo)
+ENGINE_INLINE vec ctr_first(uint64_t hi, uint64_t lo)
 {
     return v_add64(v_bcast(_mm_set_epi64x((long long)hi, (long long)lo)),
                    v_lanes(0, 0, 1));
@@ -411,8 +419,9 @@ INL vec ctr_first(uint64_t hi, uint64_t lo)
 
 /* nblocks counters from the 128-bit counter hi:lo, whose low 64 bits do
  * not wrap on the way. */
-INL void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
-                 uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi,
+                           uint64_t lo, uint8_t *out, const uint8_t *in,
+                           size_t nblocks)
 {
     vec c = ctr_first(hi, lo);
 
@@ -434,14 +443,14 @@ INL void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi, uint64_t lo,
 
 /* Counters hi:lo .. hi:lo+nblocks-1 stay below the wrap of the low 64
  * bits (nblocks >= 1). */
-INL int no_wrap(uint64_t lo, size_t nblocks)
+ENGINE_INLINE int no_wrap(uint64_t lo, size_t nblocks)
 {
     return (uint64_t)(nblocks - 1) <= UINT64_MAX - lo;
 }
 
 /* The counter block at ctr as hi:lo, read as two 8-byte halves (the
  * protocol of internal.h, aesir_ctr_copy), and written back the same way. */
-INL void ctr_get(const uint8_t ctr[16], uint64_t *hi, uint64_t *lo)
+ENGINE_INLINE void ctr_get(const uint8_t ctr[16], uint64_t *hi, uint64_t *lo)
 {
     memcpy(hi, ctr, 8);
     memcpy(lo, ctr + 8, 8);
@@ -449,7 +458,7 @@ INL void ctr_get(const uint8_t ctr[16], uint64_t *hi, uint64_t *lo)
     *lo = __builtin_bswap64(*lo);
 }
 
-INL void ctr_put(uint8_t ctr[16], uint64_t hi, uint64_t lo)
+ENGINE_INLINE void ctr_put(uint8_t ctr[16], uint64_t hi, uint64_t lo)
 {
     hi = __builtin_bswap64(hi);
     lo = __builtin_bswap64(lo);
@@ -461,7 +470,7 @@ INL void ctr_put(uint8_t ctr[16], uint64_t hi, uint64_t lo)
  * nblocks >= 1 counters from the block at ctr, whose low 64 bits do not
  * wrap on the way. The next counter is written back before the rounds
  * start, so no scalar lives across them. Kept out of line so that
- * ctr_crypt's short path has no stack frame and loads none of the bulk
+ * ENGINE_NAME(ctr)'s short path has no stack frame and loads none of the bulk
  * loop's constants; it takes the counter block itself, so all six
  * arguments are in registers. Both matter on Zen 4: when hi and lo were
  * passed through the stack, or kept across the rounds (gcc spilled them),
@@ -470,9 +479,9 @@ INL void ctr_put(uint8_t ctr[16], uint64_t hi, uint64_t lo)
  * still draining (4K aliasing; which depends on where the stack is, so
  * on ASLR: bimodal timings from run to run).
  */
-__attribute__((noinline)) FN void ctr_bulk(const uint8_t *rk, unsigned nr,
-                                           uint8_t ctr[16], uint8_t *out,
-                                           const uint8_t *in, size_t nblocks)
+__attribute__((noinline)) ENGINE_FN void
+ENGINE_NAME(ctr_bulk)(const uint8_t *rk, unsigned nr, uint8_t ctr[16],
+                      uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     uint64_t hi, lo, next;
     ctr_get(ctr, &hi, &lo);
@@ -493,8 +502,8 @@ __attribute__((noinline)) FN void ctr_bulk(const uint8_t *rk, unsigned nr,
  * that crosses the wrap of the low 64 bits (once per 2^64 blocks) is
  * split there; ctr_bulk's write-back carries into the high half.
  */
-FN void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
-                  const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(ctr)(const void *rkv, unsigned nr, uint8_t ctr[16],
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
     const uint8_t *rk = rkv;
     uint64_t hi, lo;
@@ -505,12 +514,13 @@ FN void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
     ctr_get(ctr, &hi, &lo);
     if (!no_wrap(lo, nblocks)) {
         size_t k = (size_t)(0 - lo); /* lo != 0 here */
-        ctr_bulk(rk, nr, ctr, out, in, k);
-        ctr_bulk(rk, nr, ctr, out + 16 * k, in + 16 * k, nblocks - k);
+        ENGINE_NAME(ctr_bulk)(rk, nr, ctr, out, in, k);
+        ENGINE_NAME(ctr_bulk)
+        (rk, nr, ctr, out + 16 * k, in + 16 * k, nblocks - k);
         return;
     }
     if (nblocks > 4) {
-        ctr_bulk(rk, nr, ctr, out, in, nblocks);
+        ENGINE_NAME(ctr_bulk)(rk, nr, ctr, out, in, nblocks);
         return;
     }
     if (nblocks == 1) {
@@ -540,8 +550,9 @@ FN void ctr_crypt(const void *rkv, unsigned nr, uint8_t ctr[16], uint8_t *out,
  * in (in its last lane); on return, the last vector's ciphertext (outside
  * a tail). Every load precedes every store, so in == out works.
  */
-INL void cbc_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
-                   const uint8_t *in, unsigned n, int tail, vtail t)
+ENGINE_INLINE void cbc_dec_n(const uint8_t *rk, unsigned nr, vec *prev,
+                             uint8_t *out, const uint8_t *in, unsigned n,
+                             int tail, vtail t)
 {
     vec x[U], k;
     for (unsigned i = 0; i < n; i++)
@@ -572,8 +583,9 @@ INL void cbc_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
  * vector's ciphertext outside a tail. Every load precedes every store, so
  * in == out works.
  */
-INL void cfb_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
-                   const uint8_t *in, unsigned n, int tail, vtail t)
+ENGINE_INLINE void cfb_dec_n(const uint8_t *rk, unsigned nr, vec *prev,
+                             uint8_t *out, const uint8_t *in, unsigned n,
+                             int tail, vtail t)
 {
     vec x[U], k;
     for (unsigned i = 0; i < n; i++) {
@@ -596,8 +608,9 @@ INL void cfb_dec_n(const uint8_t *rk, unsigned nr, vec *prev, uint8_t *out,
 
 /* CBC (cfb = 0) or CFB128 (cfb = 1) decryption: the loop around the
  * kernels. */
-INL void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
-                     const uint8_t *in, size_t nblocks, int cfb)
+ENGINE_INLINE void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16],
+                               uint8_t *out, const uint8_t *in, size_t nblocks,
+                               int cfb)
 {
     const uint8_t *rk = rkv;
     __m128i next_iv;
@@ -636,14 +649,16 @@ INL void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16], uint8_t *out,
     _mm_storeu_si128((__m128i *)iv, next_iv);
 }
 
-FN void cbc_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(cbc_dec)(const void *rk, unsigned nr, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks)
 {
     dec_chained(rk, nr, iv, out, in, nblocks, 0);
 }
 
-FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
-                const uint8_t *in, size_t nblocks)
+ENGINE_FN void ENGINE_NAME(cfb_dec)(const void *rk, unsigned nr, uint8_t iv[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t nblocks)
 {
     dec_chained(rk, nr, iv, out, in, nblocks, 1);
 }
@@ -653,30 +668,24 @@ FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * at the AES latency bound (aes_x86_serial.h, shared with aesni).
  * ------------------------------------------------------------------- */
 
-#define SERIAL_INL INL
-#define SERIAL_FN FN
 #include "aes_x86_serial.h"
 
 /* ---------------------------------------------------------------------
- * Multi-buffer CBC encryption
+ * Multi-buffer CBC encryption and CBC-MAC
  *
  * One CBC chain keeps one vaesenc in flight where the units take 4
  * block-rounds per cycle at a latency of 3 to 4; 16 independent messages
  * fill them: MB_NV vectors of VW messages each, every 128-bit lane with
- * its own round keys. The manager (cbc_enc_many) gives each of 16 slots a
- * message (lane) and copies the lane's round keys into column j of a
- * stack table, so that row r holds round key r of 16 slots and a VB-byte
- * load is the key operand of one vaesenc for VW slots:
+ * its own round keys. The lane manager (lanes.h, shared with aesni) gives
+ * each of 16 slots a message and its round keys a column of a stack
+ * table, so that a VB-byte load from row r is the key operand of one
+ * vaesenc for VW slots:
  *
  *   kt[r]:  | K_r slot 0 | K_r slot 1 | ... | K_r slot 15 |   (r = 0..nr)
  *           '- vector 0 (VW slots) -'  ...  '- MB_NV - 1 -'
  *
- * A kernel call runs the busy slots in lock step for as many blocks as the
- * shortest has left; then finished slots take the next waiting lane, or
- * the last busy slot moves into the hole (busy slots stay 0..n-1, in
- * ceil(n/VW) vectors; the rest of the last vector are dummies that read
- * slot 0's input and store nothing). The last lane alone goes to
- * serial_cbc_enc.
+ * Here are its kernels, one per number of busy vectors ceil(n / VW) (the
+ * rest of the last vector are dummies, whose results are not stored).
  *
  * Data moves 4 blocks at a time: each slot's 4 blocks are read and
  * written as whole vectors and regrouped in registers (mb_load4,
@@ -685,25 +694,28 @@ FN void cfb_dec(const void *rk, unsigned nr, uint8_t iv[16], uint8_t *out,
  * GB/s on zmm): 32 streams at the same offset in their pages share one L1
  * set (12 ways), so a line touched 4 times 40 cycles apart was refetched
  * every time. Steps not a multiple of 4 are gathered block by block.
+ *
+ * The stack MB_ENTRY wipes: besides the manager's table and chaining
+ * values, the kernels' copies of K0 and K1 (MB_KREG: gcc 12 stores them
+ * to the stack besides holding them in registers) and what they spill
+ * (on ymm the regrouped blocks and chains by design: plaintext, and a
+ * MAC's chain). The manager and its kernels reach 6256 bytes deep; the
+ * memset comes once per call that runs several messages at once, work of
+ * 10^4 cycles and more.
  * ------------------------------------------------------------------- */
 
 #define MB_SLOTS 16
-#define MB_NV (MB_SLOTS / VW)
+#define MB_GROUP VW
+#define MB_STACK 6528
+#include "lanes.h"
 
-struct mb {
-    _Alignas(64) uint8_t kt[15][MB_SLOTS][16]; /* kt[r][j]: K_r of slot j */
-    _Alignas(64) uint8_t chain[MB_SLOTS][16];  /* IV or last ciphertext */
-    const uint8_t *in[MB_SLOTS];
-    uint8_t *out[MB_SLOTS];
-    size_t left[MB_SLOTS];
-    struct aesir_cbc_lane *lane[MB_SLOTS];
-};
+#define MB_NV (MB_SLOTS / VW)
 
 /* Hides where the key table is, once per step, so the compilers keep
  * round keys as memory operands of vaesenc instead of hoisting them into
  * registers (44 keys do not fit) and spilling them to the stack (clang
  * did on zmm: 12.8 instead of 13.8 GB/s). */
-INL const uint8_t *mb_opaque(const uint8_t *p)
+ENGINE_INLINE const uint8_t *mb_opaque(const uint8_t *p)
 {
     __asm__("" : "+r"(p));
     return p;
@@ -721,7 +733,8 @@ struct mb_keys {
     vec reg[MB_KREG > 0 ? MB_KREG : 1][MB_NV];
 };
 
-INL void mb_keys_init(struct mb_keys *k, const struct mb *m, unsigned nv)
+ENGINE_INLINE void mb_keys_init(struct mb_keys *k, const struct mb *m,
+                                unsigned nv)
 {
     k->kt = &m->kt[0][0][0];
 #if MB_KREG > 0
@@ -733,7 +746,7 @@ INL void mb_keys_init(struct mb_keys *k, const struct mb *m, unsigned nv)
 #endif
 }
 
-INL vec mb_key(const struct mb_keys *k, unsigned r, unsigned v)
+ENGINE_INLINE vec mb_key(const struct mb_keys *k, unsigned r, unsigned v)
 {
 #if MB_KREG > 0
     if (r < MB_KREG)
@@ -743,7 +756,8 @@ INL vec mb_key(const struct mb_keys *k, unsigned r, unsigned v)
 }
 
 /* Rounds 1..nr of the nv vectors x. */
-INL void mb_rounds(const struct mb_keys *k, vec *x, unsigned nv, unsigned nr)
+ENGINE_INLINE void mb_rounds(const struct mb_keys *k, vec *x, unsigned nv,
+                             unsigned nr)
 {
     for (unsigned r = 1; r < nr; r++)
         for (unsigned v = 0; v < nv; v++) {
@@ -757,7 +771,8 @@ INL void mb_rounds(const struct mb_keys *k, vec *x, unsigned nv, unsigned nr)
 
 /* One CBC step on the nv vectors: x = E(x ^ P ^ K0), and d = x, the
  * ciphertext. */
-INL void mb_step(struct mb_keys *k, vec *x, vec *d, unsigned nv, unsigned nr)
+ENGINE_INLINE void mb_step(struct mb_keys *k, vec *x, vec *d, unsigned nv,
+                           unsigned nr)
 {
     k->kt = mb_opaque(k->kt);
     for (unsigned v = 0; v < nv; v++)
@@ -773,8 +788,8 @@ INL void mb_step(struct mb_keys *k, vec *x, vec *d, unsigned nv, unsigned nr)
  * nothing). d[s][v]: block s of the VW slots of vector v (one array per
  * step, so that every index is a loop variable the compilers unroll).
  */
-INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
-                    size_t groups, const int mac)
+ENGINE_INLINE void mb_kernel4(struct mb *m, unsigned nv, unsigned n,
+                              const unsigned nr, size_t groups, const int mac)
 {
     struct mb_keys k;
     vec x[MB_NV], d[4][MB_NV];
@@ -799,8 +814,9 @@ INL void mb_kernel4(struct mb *m, unsigned nv, unsigned n, const unsigned nr,
 }
 
 /* steps (< 4) single blocks, gathered and scattered slot by slot. */
-INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
-                    size_t off0, size_t steps, const int mac)
+ENGINE_INLINE void mb_kernel1(struct mb *m, unsigned nv, unsigned n,
+                              unsigned nr, size_t off0, size_t steps,
+                              const int mac)
 {
     struct mb_keys k;
     vec x[MB_NV];
@@ -824,8 +840,8 @@ INL void mb_kernel1(struct mb *m, unsigned nv, unsigned n, unsigned nr,
 /* The kernels for nv vectors; nr a constant in the bulk kernel, so its
  * rounds unroll. With mac (a constant) nothing is stored but the chaining
  * values. */
-INL void mb_kernels(struct mb *m, unsigned nv, unsigned n, unsigned nr,
-                    size_t steps, const int mac)
+ENGINE_INLINE void mb_kernels(struct mb *m, unsigned nv, unsigned n,
+                              unsigned nr, size_t steps, const int mac)
 {
     if (steps >= 4) {
         if (nr == 10)
@@ -839,17 +855,10 @@ INL void mb_kernels(struct mb *m, unsigned nv, unsigned n, unsigned nr,
         mb_kernel1(m, nv, n, nr, 16 * (steps & ~(size_t)3), steps % 4, mac);
 }
 
-INL void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
-                const int mac)
+ENGINE_INLINE void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
+                          const int mac)
 {
     unsigned nv = (n + VW - 1) / VW;
-    /* Dummy slots read slot 0's input; their output pointer, never
-     * stored through, is slot 0's too, so that no kernel does arithmetic
-     * on an uninitialised pointer (undefined even unused; UBSan). */
-    for (unsigned j = n; j < VW * nv; j++) {
-        m->in[j] = m->in[0];
-        m->out[j] = m->out[0];
-    }
     /* a kernel for each constant nv = 1 .. MB_NV */
     switch (nv) {
     case 1:
@@ -879,145 +888,24 @@ INL void mb_run(struct mb *m, unsigned n, unsigned nr, size_t steps,
         mb_kernels(m, MB_NV, n, nr, steps, mac);
         break;
     }
-    for (unsigned j = 0; j < n; j++) {
-        m->in[j] += 16 * steps;
-        if (!mac) /* a MAC lane's out may be NULL */
-            m->out[j] += 16 * steps;
-        m->left[j] -= steps;
-    }
 }
 
-/* Out of line, one for each kind of chain: the manager's loop stays
- * small. */
-FN void mb_run_enc(struct mb *m, unsigned n, unsigned nr, size_t steps)
+/* Out of line, one for each kind of chain (mb_run_fn): the manager's
+ * loop stays small. */
+ENGINE_FN void ENGINE_NAME(mb_run_enc)(struct mb *m, unsigned n, unsigned nr,
+                                       size_t steps)
 {
     mb_run(m, n, nr, steps, 0);
 }
 
-FN void mb_run_mac(struct mb *m, unsigned n, unsigned nr, size_t steps)
+ENGINE_FN void ENGINE_NAME(mb_run_mac)(struct mb *m, unsigned n, unsigned nr,
+                                       size_t steps)
 {
     mb_run(m, n, nr, steps, 1);
 }
 
-/* Slot j takes lane l: its round keys into column j of the table. */
-INL void mb_assign(struct mb *m, unsigned j, struct aesir_cbc_lane *l,
-                   unsigned nr)
-{
-    /* 11 keys in a loop the compiler unrolls, then 0, 2 or 4: a loop
-     * over all nr + 1 cost more than the AES work of a one-block
-     * message */
-    for (unsigned r = 0; r <= 10; r++)
-        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
-    for (unsigned r = 11; r <= nr; r++)
-        _mm_store_si128((__m128i *)(void *)m->kt[r][j], key128(l->rk, r));
-    memcpy(m->chain[j], l->iv, 16);
-    m->in[j] = l->in;
-    m->out[j] = l->out;
-    m->left[j] = l->nblocks;
-    m->lane[j] = l;
-}
-
-/* The manager of cbc_enc_many and (mac, nothing stored but the chaining
- * values) cbc_mac_many. Returns 1 when it interleaved lanes, 0 when each
- * went through the single-message path (secrets in registers only). */
-INL int mb_manage(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes,
-                  const int mac)
-{
-    struct mb m;
-    struct aesir_cbc_lane *l;
-    size_t next = 0, busy = 0;
-    unsigned n = 0;
-
-    for (size_t i = 0; i < nlanes && busy < 2; i++)
-        busy += lanes[i].nblocks != 0;
-    if (busy < 2) {
-        for (size_t i = 0; i < nlanes; i++)
-            serial_cbc_either(mac, lanes[i].rk, nr, lanes[i].iv, lanes[i].out,
-                              lanes[i].in, lanes[i].nblocks);
-        return 0;
-    }
-    while (n < MB_SLOTS &&
-           (l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL)
-        mb_assign(&m, n++, l, nr);
-    /* The dummy slots of the last vector (results never stored) read
-     * columns no lane took: zeroed, so nothing reads uninitialised
-     * memory. Columns freed later keep their old keys. */
-    for (unsigned j = n; j % VW != 0; j++) {
-        for (unsigned r = 0; r <= nr; r++)
-            _mm_store_si128((__m128i *)(void *)m.kt[r][j], _mm_setzero_si128());
-        memset(m.chain[j], 0, 16);
-    }
-    while (n > 1) {
-        size_t steps = m.left[0];
-        for (unsigned j = 1; j < n; j++)
-            steps = m.left[j] < steps ? m.left[j] : steps;
-        (mac ? mb_run_mac : mb_run_enc)(&m, n, nr, steps);
-        for (unsigned j = 0; j < n;) {
-            if (m.left[j] != 0) {
-                j++;
-                continue;
-            }
-            memcpy(m.lane[j]->iv, m.chain[j], 16);
-            if ((l = aesir_cbc_lane_next(lanes, nlanes, &next)) != NULL) {
-                mb_assign(&m, j, l, nr);
-                continue;
-            }
-            if (j != --n) {
-                mb_assign(&m, j, m.lane[n], nr);
-                memcpy(m.chain[j], m.chain[n], 16);
-                m.in[j] = m.in[n];
-                m.out[j] = m.out[n];
-                m.left[j] = m.left[n];
-            }
-        }
-    }
-    if (n == 1) {
-        l = m.lane[0];
-        memcpy(l->iv, m.chain[0], 16);
-        serial_cbc_either(mac, l->rk, nr, l->iv, m.out[0], m.in[0], m.left[0]);
-    }
-    return 1;
-}
-
-__attribute__((noinline)) FN int
-cbc_enc_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
-{
-    return mb_manage(nr, lanes, nlanes, 0);
-}
-
-__attribute__((noinline)) FN int
-cbc_mac_many_body(unsigned nr, struct aesir_cbc_lane *lanes, size_t nlanes)
-{
-    return mb_manage(nr, lanes, nlanes, 1);
-}
-
-/*
- * The entry points: the manager, out of line, then, when it interleaved,
- * the stack it and its kernels used wiped (aesir_wipe_stack, internal.h):
- * the key table (rows 0..nr of all 16 slots, those of dummy and freed
- * slots included), the chaining values (a MAC's inner ones are secret),
- * the kernels' copies of K0 and K1 (MB_KREG: gcc 12 stores them to the
- * stack besides holding them in registers) and what they spill (on ymm
- * the regrouped blocks and chains by design: plaintext, and a MAC's
- * chain). The manager and its kernels reach 6256 bytes deep; the memset
- * comes once per call that runs several messages at once, work of 10^4
- * cycles and more.
- */
-#define MB_STACK 6528
-
-static void cbc_enc_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                         size_t nlanes)
-{
-    if (cbc_enc_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
-
-static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
-                         size_t nlanes)
-{
-    if (cbc_mac_many_body(nr, lanes, nlanes))
-        aesir_wipe_stack(MB_STACK);
-}
+MB_ENTRY(enc, ENGINE_NAME(mb_run_enc), ENGINE_NAME(cbc_enc), 0)
+MB_ENTRY(mac, ENGINE_NAME(mb_run_mac), ENGINE_NAME(cbc_mac), 1)
 
 /* ---------------------------------------------------------------------
  * Key setup and the engine
@@ -1025,40 +913,43 @@ static void cbc_mac_many(unsigned nr, struct aesir_cbc_lane *lanes,
 
 /* aesni_keys.h makes the decryption schedule from the round keys while
  * they are in registers (no store and reload of the encryption one). */
-FN void setkey_enc(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void ENGINE_NAME(setkey_enc)(void *rk, const uint8_t *key,
+                                       size_t key_len)
 {
     (void)ak_schedule(ak_nonnull(rk), NULL, 16, key, key_len);
 }
 
-FN void setkey_dec(void *rk, const uint8_t *key, size_t key_len)
+ENGINE_FN void ENGINE_NAME(setkey_dec)(void *rk, const uint8_t *key,
+                                       size_t key_len)
 {
     (void)ak_schedule(NULL, ak_nonnull(rk), 16, key, key_len);
 }
 
-FN int setkey_pair(void *rk_enc, void *rk_dec, const uint8_t *key,
-                   size_t key_len, unsigned dirs, size_t most)
+ENGINE_FN int ENGINE_NAME(setkey_pair)(void *rk_enc, void *rk_dec,
+                                       const uint8_t *key, size_t key_len,
+                                       unsigned dirs, size_t most)
 {
     return ak_setkey_pair(rk_enc, rk_dec, key, key_len, dirs, most);
 }
 
-static const struct aesir_engine engine = {
-    .name = VAES_NAME,
+static const struct aesir_engine ENGINE_NAME(engine) = {
+    .name = VAES_ENGINE_NAME,
     .description = VAES_DESCRIPTION,
     .flags = ENGINE_CT | ENGINE_HW,
     .batch = VW * U,
-    .setkey_enc = setkey_enc,
-    .setkey_dec = setkey_dec,
-    .setkey_pair = setkey_pair,
-    .encrypt = encrypt,
-    .decrypt = decrypt,
-    .ctr = ctr_crypt,
-    .cbc_enc = serial_cbc_enc,
-    .cfb_enc = serial_cfb_enc,
-    .ofb = serial_ofb,
-    .cbc_dec = cbc_dec,
-    .cfb_dec = cfb_dec,
-    .cbc_enc_many = cbc_enc_many,
-    .cbc_mac_many = cbc_mac_many,
+    .setkey_enc = ENGINE_NAME(setkey_enc),
+    .setkey_dec = ENGINE_NAME(setkey_dec),
+    .setkey_pair = ENGINE_NAME(setkey_pair),
+    .encrypt = ENGINE_NAME(encrypt),
+    .decrypt = ENGINE_NAME(decrypt),
+    .ctr = ENGINE_NAME(ctr),
+    .cbc_enc = ENGINE_NAME(cbc_enc),
+    .cfb_enc = ENGINE_NAME(cfb_enc),
+    .ofb = ENGINE_NAME(ofb),
+    .cbc_dec = ENGINE_NAME(cbc_dec),
+    .cfb_dec = ENGINE_NAME(cfb_dec),
+    .cbc_enc_many = ENGINE_NAME(cbc_enc_many),
+    .cbc_mac_many = ENGINE_NAME(cbc_mac_many),
 #ifdef VAES_GCM_ENC /* fused GCM kernels, in files of their own */
     .gcm_enc = VAES_GCM_ENC,
     .gcm_dec = VAES_GCM_DEC,
