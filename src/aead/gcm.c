@@ -190,7 +190,9 @@ static struct gcm_state *state_of(aesir_gcm *ctx)
 }
 
 /* The message behind ctx in one of the phases of mask (bits 1 << PH_*),
- * or NULL. */
+ * or NULL. Its key must still be set up: a key cleared under a message is
+ * noticed (AESIR_E_STATE), as for aesir_cipher, not followed into its
+ * wiped engine pointers. */
 static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
 {
     struct gcm_state *st;
@@ -198,7 +200,8 @@ static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
         return NULL;
     st = state_of(ctx);
     if (st->magic != GCM_MAGIC || st->phase == 0 ||
-        ((1u << st->phase) & mask) == 0)
+        ((1u << st->phase) & mask) == 0 ||
+        key_state((const aesir_gcm_key *)(const void *)st->key) == NULL)
         return NULL;
     return st;
 }
