@@ -1,9 +1,11 @@
 /*
  * test_vectors.c -- the one file-driven vector runner: NIST CAVP AESAVS
- * response files and the RFC 3686 CTR vectors, as shipped in the pinned
- * cryptography-vectors wheel (tests/vectors/fetch.sh prints where).
+ * and GCMVS response files and the RFC 3686 CTR vectors, as shipped in the
+ * pinned cryptography-vectors wheel (tests/vectors/fetch.sh prints where).
  *
- * Usage: test_vectors <dir>        (<dir> contains ciphers/AES/...)
+ * Usage: test_vectors <dir> [all|block|gcm]   (<dir> contains
+ * ciphers/AES/...; block: the block-mode files, gcm: the GCM files; all,
+ * the default: both)
  *
  * Files, all required (a missing or unreadable one is a failure, never a
  * skip), relative to <dir>/ciphers/AES:
@@ -12,6 +14,10 @@
  *   CTR/aes-{128,192,256}-ctr.txt  RFC 3686 section 6; the IV is the whole
  *                                  counter block, the counter its low 32
  *                                  bits, as RFC 3686 section 4 specifies
+ *   GCM/gcmEncryptExtIV{128,192,256}.rsp, GCM/gcmDecrypt{128,192,256}.rsp
+ *                                  NIST GCMVS: 7875 records each, every
+ *                                  IV (8, 96, 1024 bits), AAD, PT and tag
+ *                                  (32..128 bits) length combination
  *
  * Format: `#` comments, `[ENCRYPT]` / `[DECRYPT]` section headers, and
  * records of `NAME = value` lines separated by blank lines: COUNT (decimal),
@@ -24,8 +30,30 @@
  * [ENCRYPT] and [DECRYPT] sections differ in size (AESAVS files pair them;
  * a difference means truncation) all fail the file.
  *
- * Checks, for every record on every engine this CPU can run (the others
- * print UNAVAILABLE), with a key context prepared for both directions:
+ * GCM files have no [ENCRYPT]/[DECRYPT] sections (the file name gives the
+ * direction) but [Keylen = n], [IVlen = n], [PTlen = n], [AADlen = n] and
+ * [Taglen = n] headers (bits), against which every field of every record
+ * is checked; records hold Count, Key, IV, AAD, CT, Tag and PT, or in
+ * decryption files a bare FAIL line instead of PT (the tag must be
+ * refused). The same strictness applies: an unknown header or attribute,
+ * PT together with FAIL, a field of another length than its header says,
+ * all fail the file.
+ *
+ * GCM checks, for every record on every engine pair (AES engine x GHASH
+ * engine; the pairs this CPU cannot run are printed as UNAVAILABLE), with
+ * the key set up with AESIR_GCM_SHORT_TAGS (the files have 32- and 64-bit
+ * tags): encryption through aesir_gcm_seal_detached (out of place and in
+ * place), aesir_gcm_seal when the tag has 16 bytes, the incremental API
+ * with the AAD and the data cut at points from a PRNG seeded by (file,
+ * record), and aesir_gmac when PT is empty; decryption through the open
+ * side of the same calls and aesir_gmac_verify. A FAIL record must give
+ * AESIR_E_AUTH from each, with the output zeroed and *out_len 0. The
+ * output line of a GCM file counts its pairs that passed and names those
+ * that failed.
+ *
+ * Block-mode checks, for every record on every engine this CPU can run
+ * (the others print UNAVAILABLE), with a key context prepared for both
+ * directions:
  *   one-shot     the record's direction through aesir_<mode>_* (ECB and
  *                CBC without padding, CTR with a 32-bit counter);
  *   in-place     the same with out == in;
@@ -50,7 +78,10 @@
  * Self-check (AESIR_VECTORS_SELFCHECK=1): one bit of each expected output
  * is flipped before comparing, and a (file, engine) check passes only if
  * every comparison of every record then reports a mismatch (never a match,
- * never a library error). This shows that each comparison can fail.
+ * never a library error). This shows that each comparison can fail. For
+ * GCM one bit of the expected ciphertext, tag or plaintext is flipped, or,
+ * for a decryption without plaintext, the expected verdict inverted (a
+ * FAIL record is then expected to open, a valid one to be refused).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -62,8 +93,10 @@
 
 #include "aesir.h"
 #include "check.h"
+#include "gcm_pairs.h"
 
 #define MAX_ENGINES 32
+#define MAX_PAIRS 512
 #define DETAILS_PER_CHECK 3 /* failure reports per (file, engine) */
 #define N_SPLITS 4          /* incremental splits per record */
 
@@ -139,10 +172,40 @@ static double seconds(clock_t t)
  * Vector files
  * ------------------------------------------------------------------- */
 
-enum attr_id { AT_COUNT, AT_KEY, AT_IV, AT_PLAINTEXT, AT_CIPHERTEXT, N_ATTRS };
+enum attr_id {
+    AT_COUNT,
+    AT_KEY,
+    AT_IV,
+    AT_PLAINTEXT,
+    AT_CIPHERTEXT,
+    AT_AAD,
+    AT_TAG,
+    AT_FAIL, /* GCM decryption: a bare "FAIL" line instead of PT */
+    N_ATTRS
+};
 
-static const char *const attr_names[N_ATTRS] = {"COUNT", "KEY", "IV",
-                                                "PLAINTEXT", "CIPHERTEXT"};
+/* Attribute names of the block-mode files and of the GCM files (GCMVS
+ * spells them differently); the last three are GCM's only: in a block
+ * file they are never consumed and fail it. */
+static const char *const attr_names[N_ATTRS] = {
+    "COUNT", "KEY", "IV", "PLAINTEXT", "CIPHERTEXT", "AAD", "TAG", "FAIL"};
+static const char *const gcm_attr_names[N_ATTRS] = {
+    "Count", "Key", "IV", "PT", "CT", "AAD", "Tag", "FAIL"};
+#define ATTR_NAME(s, a) ((s)->is_gcm ? gcm_attr_names[a] : attr_names[a])
+
+/* The [NAME = value] headers of a GCM file (GCMVS section 6), in bits;
+ * every record is checked against them. */
+enum gcm_param { GP_KEY, GP_IV, GP_PT, GP_AAD, GP_TAG, N_GPARAMS };
+static const char *const gcm_param_names[N_GPARAMS] = {
+    "Keylen", "IVlen", "PTlen", "AADlen", "Taglen"};
+
+/* One GCM record decoded and checked. */
+struct gcm_vec {
+    unsigned count, dir, line;
+    int fail; /* a decryption record whose tag must be refused */
+    const uint8_t *key, *iv, *aad, *pt, *ct, *tag;
+    size_t key_len, iv_len, aad_len, len, tag_len;
+};
 
 /* One record as parsed: values still text (NUL-terminated in the file
  * buffer). present and used are bit masks of attr_id. */
@@ -172,6 +235,12 @@ struct suite {
     aesir_mode mode;
     unsigned key_bits;
     int is_rsp;
+    int is_gcm;       /* a GCMVS file: gcmEncryptExtIV or gcmDecrypt */
+    unsigned gcm_dir; /* its direction, from the file's name */
+    unsigned long gparam[N_GPARAMS];
+    unsigned gparam_set; /* bits of enum gcm_param seen */
+    struct gcm_vec *gvecs;
+    size_t gvec_cap, nfail;
     char *text;
     size_t text_len;
     uint8_t *arena;
@@ -319,7 +388,7 @@ static const uint8_t *decode_message(struct suite *s, struct record *r,
     size_t len;
 
     if (t == NULL) {
-        suite_error(s, r->first_line, "record without %s", attr_names[a]);
+        suite_error(s, r->first_line, "record without %s", ATTR_NAME(s, a));
         return NULL;
     }
     if (s->mode == AESIR_MODE_CFB1)
@@ -327,7 +396,7 @@ static const uint8_t *decode_message(struct suite *s, struct record *r,
     else if ((p = decode_hex(s, t, &len)) != NULL)
         *nbits = 8 * len;
     if (p == NULL)
-        suite_error(s, r->line[a], "malformed %s \"%s\"", attr_names[a], t);
+        suite_error(s, r->line[a], "malformed %s \"%s\"", ATTR_NAME(s, a), t);
     return p;
 }
 
@@ -352,6 +421,80 @@ static int decode_key_iv(struct suite *s, struct record *r, struct vec *v)
     return 0;
 }
 
+/* A GCM hex attribute, required, whose bit length must be the header's
+ * gcm_param p. */
+static const uint8_t *gcm_field(struct suite *s, struct record *r,
+                                enum attr_id a, enum gcm_param p, size_t *len)
+{
+    const char *t = take(r, a);
+    const uint8_t *v;
+
+    if (t == NULL) {
+        suite_error(s, r->first_line, "record without %s", ATTR_NAME(s, a));
+        return NULL;
+    }
+    if ((v = decode_hex(s, t, len)) == NULL) {
+        suite_error(s, r->line[a], "malformed %s \"%s\"", ATTR_NAME(s, a), t);
+        return NULL;
+    }
+    if (8 * *len != s->gparam[p]) {
+        suite_error(s, r->line[a], "%zu-bit %s under [%s = %lu]", 8 * *len,
+                    ATTR_NAME(s, a), gcm_param_names[p], s->gparam[p]);
+        return NULL;
+    }
+    return v;
+}
+
+/* A GCM record: Count, Key, IV, AAD, CT, Tag, and PT, or (decryption
+ * only) a FAIL line instead of PT; each field as long as the headers
+ * say. Anything else, or PT and FAIL together, fails the file. */
+static int add_gcm_record(struct suite *s, struct record *r)
+{
+    struct gcm_vec v;
+    const char *t;
+    size_t ctlen;
+
+    memset(&v, 0, sizeof(v));
+    v.dir = r->dir;
+    v.line = r->first_line;
+    if (s->gparam_set != (1u << N_GPARAMS) - 1)
+        return suite_error(s, r->first_line, "record before the headers");
+    if (s->gparam[GP_KEY] != s->key_bits)
+        return suite_error(s, r->first_line, "[Keylen = %lu] in a %u-bit file",
+                           s->gparam[GP_KEY], s->key_bits);
+    if ((t = take(r, AT_COUNT)) == NULL || parse_count(t, &v.count) != 0)
+        return suite_error(s, r->first_line, "missing or malformed Count");
+    if ((v.key = gcm_field(s, r, AT_KEY, GP_KEY, &v.key_len)) == NULL ||
+        (v.iv = gcm_field(s, r, AT_IV, GP_IV, &v.iv_len)) == NULL ||
+        (v.aad = gcm_field(s, r, AT_AAD, GP_AAD, &v.aad_len)) == NULL ||
+        (v.ct = gcm_field(s, r, AT_CIPHERTEXT, GP_PT, &ctlen)) == NULL ||
+        (v.tag = gcm_field(s, r, AT_TAG, GP_TAG, &v.tag_len)) == NULL)
+        return -1;
+    v.len = ctlen;
+    if (v.dir == AESIR_DECRYPT && take(r, AT_FAIL) != NULL) {
+        if (r->present & 1u << AT_PLAINTEXT)
+            return suite_error(s, r->line[AT_PLAINTEXT], "PT in a FAIL record");
+        v.fail = 1;
+        s->nfail++;
+    } else if ((v.pt = gcm_field(s, r, AT_PLAINTEXT, GP_PT, &ctlen)) == NULL) {
+        return -1;
+    }
+    for (unsigned a = 0; a < N_ATTRS; a++)
+        if (r->present & ~r->used & 1u << a)
+            return suite_error(s, r->line[a], "attribute %s not consumed",
+                               ATTR_NAME(s, a));
+    if (s->nvec == s->gvec_cap) {
+        size_t cap = s->gvec_cap != 0 ? 2 * s->gvec_cap : 256;
+        struct gcm_vec *bigger = realloc(s->gvecs, cap * sizeof(*bigger));
+        if (bigger == NULL)
+            return suite_error(s, 0, "out of memory");
+        s->gvecs = bigger;
+        s->gvec_cap = cap;
+    }
+    s->gvecs[s->nvec++] = v;
+    return 0;
+}
+
 /* Turns a parsed record into a vec, consuming every attribute it needs;
  * any attribute left unconsumed fails the file. */
 static int add_record(struct suite *s, struct record *r)
@@ -360,6 +503,8 @@ static int add_record(struct suite *s, struct record *r)
     const char *t;
     size_t ptbits = 0, ctbits = 0;
 
+    if (s->is_gcm)
+        return add_gcm_record(s, r);
     memset(&v, 0, sizeof(v));
     v.dir = r->dir;
     v.line = r->first_line;
@@ -381,7 +526,7 @@ static int add_record(struct suite *s, struct record *r)
     for (unsigned a = 0; a < N_ATTRS; a++)
         if (r->present & ~r->used & 1u << a)
             return suite_error(s, r->line[a], "attribute %s not consumed",
-                               attr_names[a]);
+                               ATTR_NAME(s, a));
     if (s->nvec == s->vec_cap) {
         size_t cap = s->vec_cap != 0 ? 2 * s->vec_cap : 64;
         struct vec *bigger = realloc(s->vecs, cap * sizeof(*bigger));
@@ -424,9 +569,30 @@ static char *trim(char *p)
     return p;
 }
 
+/* A GCM header, [NAME = decimal]: one of gcm_param_names. */
+static int parse_gcm_section(struct suite *s, const char *line, unsigned lineno)
+{
+    char name[16];
+    unsigned long v;
+    char end;
+
+    if (sscanf(line, "[%15[A-Za-z] = %lu%c", name, &v, &end) != 3 ||
+        end != ']' || line[strlen(line) - 1] != ']')
+        return suite_error(s, lineno, "malformed section %s", line);
+    for (unsigned i = 0; i < N_GPARAMS; i++)
+        if (strcmp(name, gcm_param_names[i]) == 0) {
+            s->gparam[i] = v;
+            s->gparam_set |= 1u << i;
+            return 0;
+        }
+    return suite_error(s, lineno, "unknown section %s", line);
+}
+
 static int parse_section(struct suite *s, const char *line, unsigned lineno,
                          unsigned *dir)
 {
+    if (s->is_gcm)
+        return parse_gcm_section(s, line, lineno);
     if (strcmp(line, "[ENCRYPT]") == 0)
         *dir = AESIR_ENCRYPT;
     else if (strcmp(line, "[DECRYPT]") == 0)
@@ -443,13 +609,18 @@ static int parse_attribute(struct suite *s, char *line, unsigned lineno,
     const char *name, *value;
     unsigned a;
 
-    if (eq == NULL)
+    if (eq == NULL && s->is_gcm && strcmp(line, "FAIL") == 0) {
+        name = line;
+        value = "";
+    } else if (eq == NULL) {
         return suite_error(s, lineno, "expected NAME = value: \"%s\"", line);
-    *eq = '\0';
-    name = trim(line);
-    value = trim(eq + 1);
+    } else {
+        *eq = '\0';
+        name = trim(line);
+        value = trim(eq + 1);
+    }
     for (a = 0; a < N_ATTRS; a++)
-        if (strcmp(name, attr_names[a]) == 0)
+        if (strcmp(name, ATTR_NAME(s, a)) == 0)
             break;
     if (a == N_ATTRS)
         return suite_error(s, lineno, "unknown attribute %s", name);
@@ -490,7 +661,7 @@ static int parse_suite(struct suite *s)
 {
     struct record r;
     char *p = s->text, *end = s->text + s->text_len;
-    unsigned dir = 0, lineno = 0;
+    unsigned dir = s->is_gcm ? s->gcm_dir : 0, lineno = 0;
 
     if (memchr(s->text, '\0', s->text_len) != NULL)
         return suite_error(s, 0, "NUL byte in file");
@@ -533,6 +704,7 @@ static int load_suite(struct suite *s, const char *dir)
 
 static void free_suite(struct suite *s)
 {
+    free(s->gvecs);
     free(s->text);
     free(s->arena);
     free(s->vecs);
@@ -836,6 +1008,268 @@ static void run_suite(struct suite *s, size_t file_no, const char *dir,
     free_suite(s);
 }
 
+/* ---------------------------------------------------------------------
+ * GCM records (GCMVS files) on every engine pair
+ * ------------------------------------------------------------------- */
+
+/* One GCM record on one pair: its tally. */
+struct grun {
+    const struct suite *s;
+    const struct gcm_vec *v;
+    const struct gcm_pair *p;
+    unsigned match, mismatch;
+    unsigned *details_left;
+};
+
+static void gcm_report(struct grun *r, const char *what, const char *why)
+{
+    if (*r->details_left == 0)
+        return;
+    (*r->details_left)--;
+    printf("  FAIL %s:%u Count = %u%s %s x %s, %s: %s\n", r->s->rel, r->v->line,
+           r->v->count, r->v->fail ? " (FAIL record)" : "", r->p->aes,
+           r->p->ghash, what, why);
+    if (*r->details_left == 0)
+        printf("  (at most %d failures shown per file and pair)\n",
+               DETAILS_PER_CHECK);
+}
+
+/*
+ * One comparison: the call returned err, and wrote got (n bytes; for
+ * got_tag, tag_n more). It matches when err is want_err and, on success,
+ * the bytes are want (and want_tag), or on AESIR_E_AUTH got is all zero.
+ */
+static void gcm_verdict(struct grun *r, const char *what, int err, int want_err,
+                        const uint8_t *got, const uint8_t *want, size_t n,
+                        const uint8_t *got_tag, const uint8_t *want_tag,
+                        size_t tag_n)
+{
+    int ok = err == want_err;
+    if (ok && err == AESIR_OK)
+        ok = (n == 0 || memcmp(got, want, n) == 0) &&
+             (tag_n == 0 || memcmp(got_tag, want_tag, tag_n) == 0);
+    else if (ok && err == AESIR_E_AUTH)
+        ok = n == 0 || all_zero(got, n);
+    if (ok) {
+        r->match++;
+        if (selfcheck)
+            gcm_report(r, what, "matched the corrupted expectation");
+    } else {
+        r->mismatch++;
+        if (!selfcheck)
+            gcm_report(r, what,
+                       err != want_err ? describe(err) : "wrong output");
+    }
+}
+
+/* The record through the incremental API, AAD and data cut by the PRNG
+ * at seed; returns finish's or verify's result or the first error. */
+static int gcm_incremental(const aesir_gcm_key *k, const struct gcm_vec *v,
+                           uint32_t seed, uint8_t *out, const uint8_t *in,
+                           uint8_t *tag)
+{
+    aesir_gcm ctx;
+    size_t off, n;
+    int err;
+
+    if ((err = aesir_gcm_start(&ctx, k, v->iv, v->iv_len)) != AESIR_OK)
+        return err;
+    for (off = 0; off < v->aad_len; off += n) {
+        n = prng_next(&seed) % (v->aad_len - off + 1);
+        if ((err = aesir_gcm_aad(&ctx, v->aad + off, n)) != AESIR_OK)
+            return err;
+    }
+    for (off = 0; off < v->len; off += n) {
+        n = prng_next(&seed) % (v->len - off + 1);
+        err = v->dir == AESIR_ENCRYPT
+                  ? aesir_gcm_encrypt_update(&ctx, out + off, in + off, n)
+                  : aesir_gcm_decrypt_update_unverified(&ctx, out + off,
+                                                        in + off, n);
+        if (err != AESIR_OK)
+            return err;
+    }
+    return v->dir == AESIR_ENCRYPT ? aesir_gcm_finish(&ctx, tag, v->tag_len)
+                                   : aesir_gcm_verify(&ctx, tag, v->tag_len);
+}
+
+/*
+ * The checks of one record. Encryption: seal_detached (out of place and
+ * in place), seal with the appended tag when the tag has 16 bytes, the
+ * incremental API, GMAC when there is no plaintext. Decryption: the same
+ * calls' open side; a FAIL record must be refused with AESIR_E_AUTH and
+ * the output zeroed (*out_len 0). Every input and output is an exact-size
+ * heap buffer.
+ */
+static void gcm_checks(struct grun *r, const aesir_gcm_key *k, uint32_t seed,
+                       const uint8_t *want, const uint8_t *want_tag,
+                       int want_err)
+{
+    const struct gcm_vec *v = r->v;
+    const size_t n = v->len, tl = v->tag_len;
+    uint8_t *out = xmalloc(n + 16), *buf = xmalloc(n + 16), tag[16];
+    size_t out_len;
+    int err;
+
+    if (v->dir == AESIR_ENCRYPT) {
+        memset(tag, 0, sizeof(tag));
+        err = aesir_gcm_seal_detached(k, v->iv, v->iv_len, v->aad, v->aad_len,
+                                      out, tag, tl, v->pt, n);
+        gcm_verdict(r, "seal_detached", err, want_err, out, want, n, tag,
+                    want_tag, tl);
+        memcpy(buf, v->pt, n);
+        err = aesir_gcm_seal_detached(k, v->iv, v->iv_len, v->aad, v->aad_len,
+                                      buf, tag, tl, buf, n);
+        gcm_verdict(r, "in-place seal_detached", err, want_err, buf, want, n,
+                    tag, want_tag, tl);
+        if (tl == 16) {
+            err = aesir_gcm_seal(k, v->iv, v->iv_len, v->aad, v->aad_len, out,
+                                 n + 16, &out_len, v->pt, n);
+            if (err == AESIR_OK && out_len != n + 16)
+                err = E_OUT_LENGTH;
+            gcm_verdict(r, "seal", err, want_err, out, want, n, out + n,
+                        want_tag, 16);
+        }
+        err = gcm_incremental(k, v, seed, out, v->pt, tag);
+        gcm_verdict(r, "incremental", err, want_err, out, want, n, tag,
+                    want_tag, tl);
+        if (n == 0) {
+            err = aesir_gmac(k, v->iv, v->iv_len, v->aad, v->aad_len, tag, tl);
+            gcm_verdict(r, "gmac", err, want_err, NULL, NULL, 0, tag, want_tag,
+                        tl);
+        }
+    } else {
+        memset(out, 0xa5, n);
+        err = aesir_gcm_open_detached(k, v->iv, v->iv_len, v->aad, v->aad_len,
+                                      out, v->tag, tl, v->ct, n);
+        gcm_verdict(r, "open_detached", err, want_err, out, want, n, NULL, NULL,
+                    0);
+        memcpy(buf, v->ct, n);
+        err = aesir_gcm_open_detached(k, v->iv, v->iv_len, v->aad, v->aad_len,
+                                      buf, v->tag, tl, buf, n);
+        gcm_verdict(r, "in-place open_detached", err, want_err, buf, want, n,
+                    NULL, NULL, 0);
+        if (tl == 16) {
+            memcpy(buf, v->ct, n);
+            memcpy(buf + n, v->tag, 16);
+            memset(out, 0xa5, n);
+            out_len = 12345;
+            err = aesir_gcm_open(k, v->iv, v->iv_len, v->aad, v->aad_len, out,
+                                 n, &out_len, buf, n + 16);
+            if (out_len != (err == AESIR_OK ? n : 0))
+                err = E_OUT_LENGTH;
+            gcm_verdict(r, "open", err, want_err, out, want, n, NULL, NULL, 0);
+        }
+        memcpy(tag, v->tag, tl);
+        err = gcm_incremental(k, v, seed, out, v->ct, tag);
+        /* decrypt_update_unverified releases plaintext: only the verdict
+         * counts on failure */
+        if (err == AESIR_E_AUTH)
+            memset(out, 0, n);
+        gcm_verdict(r, "incremental", err, want_err, out, want, n, NULL, NULL,
+                    0);
+        if (n == 0) {
+            err = aesir_gmac_verify(k, v->iv, v->iv_len, v->aad, v->aad_len,
+                                    v->tag, tl);
+            gcm_verdict(r, "gmac_verify", err, want_err, NULL, NULL, 0, NULL,
+                        NULL, 0);
+        }
+    }
+    free(out);
+    free(buf);
+}
+
+/* Runs record rec_no of s on pair p; returns 1 if it behaved as this mode
+ * of the run wants. In self-check mode the expectation is corrupted: one
+ * bit of the expected ciphertext, tag or plaintext flipped, or, for a
+ * decryption without plaintext, the expected verdict inverted (a FAIL
+ * record then expected to open). */
+static int run_gcm_record(const struct suite *s, size_t file_no, size_t rec_no,
+                          const struct gcm_pair *p, unsigned *details_left)
+{
+    const struct gcm_vec *v = &s->gvecs[rec_no];
+    static aesir_gcm_key key;
+    struct grun r;
+    uint8_t *want, *want_tag;
+    int want_err = v->fail ? AESIR_E_AUTH : AESIR_OK, err;
+
+    memset(&r, 0, sizeof(r));
+    r.s = s, r.v = v, r.p = p, r.details_left = details_left;
+    /* (a FAIL record has no plaintext: want is unused, its output must be
+     * zeros) */
+    want =
+        dup_exact(v->dir == AESIR_ENCRYPT || v->fail ? v->ct : v->pt, v->len);
+    want_tag = dup_exact(v->tag, v->tag_len);
+    if (selfcheck) {
+        if (v->dir == AESIR_ENCRYPT) {
+            size_t bit = rec_no % (8 * (v->len + v->tag_len));
+            uint8_t *b = bit < 8 * v->len ? want + bit / 8
+                                          : want_tag + (bit / 8 - v->len);
+            *b ^= (uint8_t)(0x80u >> (bit % 8));
+        } else if (!v->fail && v->len != 0) {
+            want[(rec_no % v->len)] ^= 1;
+        } else {
+            want_err = v->fail ? AESIR_OK : AESIR_E_AUTH;
+        }
+    }
+    err = aesir_gcm_init_ex(&key, v->key, v->key_len, p->aes, p->ghash,
+                            AESIR_GCM_SHORT_TAGS);
+    if (err != AESIR_OK) {
+        r.mismatch++;
+        gcm_report(&r, "aesir_gcm_init_ex", describe(err));
+    } else {
+        gcm_checks(&r, &key, prng_seed(file_no, rec_no, 0), want, want_tag,
+                   want_err);
+    }
+    aesir_gcm_clear(&key);
+    free(want);
+    free(want_tag);
+    if (selfcheck)
+        return r.match == 0 && r.mismatch > 0;
+    return r.mismatch == 0 && r.match > 0;
+}
+
+/* Loads and runs one GCM file on every available pair; prints its line
+ * (the failing pairs by name). */
+static void run_gcm_suite(struct suite *s, size_t file_no, const char *dir,
+                          const struct gcm_pair *pairs, size_t np,
+                          struct totals *t)
+{
+    int loaded = load_suite(s, dir) == 0;
+    unsigned pass = 0, fail = 0;
+    char failed[512] = "";
+    clock_t t0 = clock();
+
+    for (size_t i = 0; i < np; i++) {
+        unsigned details_left = DETAILS_PER_CHECK, bad = 0;
+        if (!pairs[i].available)
+            continue;
+        for (size_t j = 0; loaded && j < s->nvec; j++)
+            if (!run_gcm_record(s, file_no, j, &pairs[i], &details_left))
+                bad++;
+        if (loaded && bad == 0) {
+            pass++;
+        } else {
+            size_t used = strlen(failed);
+            fail++;
+            snprintf(failed + used, sizeof(failed) - used, " %s x %s (%u)",
+                     pairs[i].aes, pairs[i].ghash, bad);
+        }
+    }
+    printf("%-26s", s->rel);
+    if (loaded)
+        printf(" %4zu records (%zu FAIL)", s->nvec, s->nfail);
+    else
+        printf(" %-12s", "MISSING/BAD");
+    printf("  %u pairs PASS, %u FAIL%s%s  %.2f s CPU\n", pass, fail,
+           fail != 0 ? ":" : "", failed,
+           (double)(clock() - t0) / CLOCKS_PER_SEC);
+    t->passed += pass;
+    t->failed += fail;
+    if (loaded)
+        t->records += s->nvec;
+    free_suite(s);
+}
+
 struct mode_files {
     aesir_mode mode;
     const char *dir, *prefix;
@@ -852,14 +1286,16 @@ static const unsigned key_sizes[] = {128, 192, 256};
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every file, in a fixed order: the .rsp sets, then RFC 3686 CTR. */
+/* Every file, in a fixed order: the .rsp sets, then RFC 3686 CTR (the
+ * block modes), then the GCMVS files (gcm). */
 static void run_all(const char *dir, struct engine_info *eng, size_t neng,
+                    const struct gcm_pair *pairs, size_t np, int block, int gcm,
                     struct totals *t)
 {
     size_t file_no = 0;
     struct suite s;
 
-    for (size_t m = 0; m < COUNT_OF(rsp_modes); m++)
+    for (size_t m = 0; block && m < COUNT_OF(rsp_modes); m++)
         for (size_t x = 0; x < COUNT_OF(rsp_tests); x++)
             for (size_t b = 0; b < COUNT_OF(key_sizes); b++) {
                 memset(&s, 0, sizeof(s));
@@ -871,13 +1307,24 @@ static void run_all(const char *dir, struct engine_info *eng, size_t neng,
                 s.is_rsp = 1;
                 run_suite(&s, file_no++, dir, eng, neng, t);
             }
-    for (size_t b = 0; b < COUNT_OF(key_sizes); b++) {
+    for (size_t b = 0; block && b < COUNT_OF(key_sizes); b++) {
         memset(&s, 0, sizeof(s));
         snprintf(s.rel, sizeof(s.rel), "CTR/aes-%u-ctr.txt", key_sizes[b]);
         s.mode = AESIR_MODE_CTR;
         s.key_bits = key_sizes[b];
         run_suite(&s, file_no++, dir, eng, neng, t);
     }
+    file_no = 1000;
+    for (unsigned d = 0; gcm && d < 2; d++)
+        for (size_t b = 0; b < COUNT_OF(key_sizes); b++) {
+            memset(&s, 0, sizeof(s));
+            snprintf(s.rel, sizeof(s.rel), "GCM/gcm%s%u.rsp",
+                     d == 0 ? "EncryptExtIV" : "Decrypt", key_sizes[b]);
+            s.is_gcm = 1;
+            s.gcm_dir = d == 0 ? AESIR_ENCRYPT : AESIR_DECRYPT;
+            s.key_bits = key_sizes[b];
+            run_gcm_suite(&s, file_no++, dir, pairs, np, t);
+        }
 }
 
 static size_t list_engines(struct engine_info *eng, size_t *navail)
@@ -899,17 +1346,26 @@ static size_t list_engines(struct engine_info *eng, size_t *navail)
 
 int main(int argc, char **argv)
 {
+    static struct gcm_pair pairs[MAX_PAIRS];
     struct engine_info eng[MAX_ENGINES];
     struct totals t = {0, 0, 0, 0};
     const char *sc = getenv("AESIR_VECTORS_SELFCHECK");
-    size_t neng, navail;
+    size_t neng, navail, np = gcm_pairs_list(pairs, MAX_PAIRS);
+    const char *which = argc == 3 ? argv[2] : "all";
+    int block = strcmp(which, "all") == 0 || strcmp(which, "block") == 0;
+    int gcm = strcmp(which, "all") == 0 || strcmp(which, "gcm") == 0;
     clock_t t0 = clock();
 
-    if (argc != 2) {
+    if ((argc != 2 && argc != 3) || (!block && !gcm)) {
         fprintf(stderr,
-                "usage: %s <dir>  (the directory that "
-                "tests/vectors/fetch.sh prints)\n",
+                "usage: %s <dir> [all|block|gcm]  (<dir>: the directory "
+                "that tests/vectors/fetch.sh prints)\n",
                 argv[0]);
+        return 1;
+    }
+    if (np > MAX_PAIRS) {
+        printf("FAIL: %zu engine pairs, this runner handles %d\n", np,
+               MAX_PAIRS);
         return 1;
     }
     selfcheck = sc != NULL && strcmp(sc, "1") == 0;
@@ -922,7 +1378,9 @@ int main(int argc, char **argv)
     if (selfcheck)
         printf("self-check: expected outputs corrupted; every record must "
                "fail\n");
-    run_all(argv[1], eng, neng, &t);
+    if (gcm && gcm_pairs_print("test_vectors", pairs, np) == 0)
+        navail = 0;
+    run_all(argv[1], eng, neng, pairs, np, block, gcm, &t);
     printf("%zu records; incremental check excluded for %zu CFB1 records "
            "(bit length not a multiple of 8) per engine\n",
            t.records, t.excluded);

@@ -49,8 +49,10 @@ static const struct aesir_key_state *aes_of(const struct gcm_key_state *k)
 
 void aesir_gcm_clear(aesir_gcm_key *key)
 {
+    /* through a void pointer: no member access, so a misaligned key (a
+     * caller's mistake) is wiped too, without undefined behaviour */
     if (key != NULL)
-        aesir_wipe(key->opaque, sizeof(key->opaque));
+        aesir_wipe((void *)key, sizeof(aesir_gcm_key));
 }
 
 int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
@@ -258,7 +260,9 @@ static struct gcm_state *state_of(aesir_gcm *ctx)
 }
 
 /* The message behind ctx in one of the phases of mask (bits 1 << PH_*),
- * or NULL. */
+ * or NULL. Its key must still be set up: a key cleared under a message is
+ * noticed (AESIR_E_STATE), as for aesir_cipher, not followed into its
+ * wiped engine pointers. */
 static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
 {
     struct gcm_state *st;

@@ -308,6 +308,8 @@ int aesir_aes_decrypt_block(const aesir_aes *ctx, uint8_t out[16],
 
 void aesir_aes_clear(aesir_aes *ctx)
 {
+    /* through a void pointer: no member access, so a misaligned context
+     * is wiped too, without undefined behaviour */
     if (ctx != NULL)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
+        aesir_wipe((void *)ctx, sizeof(aesir_aes));
 }
