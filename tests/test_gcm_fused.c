@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "gcm_pairs.h"
 #include "gcm.h"
 
 #define MAXLEN 65536
@@ -55,9 +56,13 @@ static void setup(const uint8_t *k, size_t klen)
             const char *gn = aesir_ghash_engine_name(g);
             if (npairs == MAXPAIRS)
                 return;
-            if (aesir_gcm_init_ex(&keys[npairs], k, klen, an, gn, 0) !=
-                AESIR_OK)
-                continue; /* unavailable here */
+            if (!(aesir_engine_flags(a) & AESIR_ENGINE_AVAILABLE) ||
+                !(aesir_ghash_engine_flags(g) & AESIR_ENGINE_AVAILABLE) ||
+                !gcm_pair_wanted(an, gn))
+                continue; /* unavailable here, or AESIR_GCM_PAIRS=cross */
+            /* an available pair must set up */
+            CHECK_EQ(aesir_gcm_init_ex(&keys[npairs], k, klen, an, gn, 0),
+                     AESIR_OK);
             pair_aes[npairs] = an;
             pair_gh[npairs] = gn;
             pair_hw[npairs] =
