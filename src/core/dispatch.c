@@ -40,11 +40,18 @@ static const struct aesir_engine *not_built(void)
 {
     return NULL;
 }
+static const struct aesir_ghash_engine *ghash_not_built(void)
+{
+    return NULL;
+}
 #define GET_HW(get) not_built
+#define GHASH_GET_HW(get) ghash_not_built
 #else
 #define GET_HW(get) get
+#define GHASH_GET_HW(get) get
 #endif
 #define GET_SW(get) get
+#define GHASH_GET_SW(get) get
 #define FLAGS_HW ENGINE_HW
 #define FLAGS_SW 0
 
@@ -333,7 +340,7 @@ enum {
 
 static const struct ghash_entry ghash_registry[NGHASH] = {
 #define GHASH_ENGINE(id, name, ct, kind, rank)                                 \
-    {name, (ct) | FLAGS_##kind, GET_##kind(aesir_ghash_##id)},
+    {name, (ct) | FLAGS_##kind, GHASH_GET_##kind(aesir_ghash_##id)},
 #include "engines.def"
 };
 
