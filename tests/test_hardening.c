@@ -825,7 +825,10 @@ static void test_gcm_cleared_key(void)
 }
 
 /* Lengths near SIZE_MAX never wrap: refused before anything is read or
- * written. */
+ * written. Only where size_t exceeds SP 800-38D's limits (64-bit): with
+ * a 32-bit size_t every length up to SIZE_MAX is a legal message, and a
+ * call claiming 4 GiB of input would read it. */
+#if SIZE_MAX > 0xffffffffu
 static void test_gcm_wrap(void)
 {
     static const size_t huge[] = {SIZE_MAX,      SIZE_MAX - 1,
@@ -908,6 +911,13 @@ static void test_gcm_wrap(void)
     aesir_gcm_clear(k);
     free(k);
 }
+#else
+static void test_gcm_wrap(void)
+{
+    printf("gcm_wrap SKIPPED: size_t has 32 bits (no length passes the "
+           "limits)\n");
+}
+#endif
 
 /* test_hardening [name ...]: the tests named (all when none), so that
  * each can be run alone against an older library (where one crashes). */
