@@ -87,6 +87,16 @@ static inline int mode_oneshot(const aesir_aes *k, aesir_mode mode,
     return AESIR_E_ARGUMENT;
 }
 
+/* splitmix64 (Steele, Lea and Flood, 2014): the tests' one PRNG step;
+ * advances *s and returns the next 64-bit value. */
+static inline uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
 static inline int check_summary(void)
 {
     printf("%u passed, %u failed\n", check_passed, check_failed);

@@ -225,12 +225,8 @@ static uint64_t rng_state = 0x6165736972637421ull;
 
 static void fill(uint8_t *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        p[i] = (uint8_t)(z ^ (z >> 31));
-    }
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)splitmix64(&rng_state);
 }
 
 /* dst = a copy of src that memcheck considers secret. */

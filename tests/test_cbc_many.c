@@ -34,10 +34,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3u;
 
 static uint64_t rng(void)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
+    return splitmix64(&rng_state);
 }
 
 static void fill(uint8_t *p, size_t n)

@@ -93,14 +93,6 @@ struct rng {
     uint64_t s;
 };
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
 static uint64_t rnd(struct rng *r)
 {
     return splitmix64(&r->s);
