@@ -580,8 +580,12 @@ AESIR_API AESIR_WARN_UNUSED int aesir_gcm_init(aesir_gcm_key *key,
                                                size_t key_len);
 /*
  * aesir_gcm_init_ex -- as aesir_gcm_init(), with the AES engine and the
- * GHASH engine chosen by name (NULL: the default) and options
- * (AESIR_GCM_SHORT_TAGS, or 0). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * GHASH engine chosen by name and options (AESIR_GCM_SHORT_TAGS, or 0).
+ * aes_engine NULL: the default. ghash_engine NULL: the GHASH engine the
+ * AES engine has fused AES+GHASH kernels with, when this CPU runs it
+ * (aesni: ghash-clmul; vaes-avx512: ghash-vpclmul-avx512; ...), else the
+ * default; AESIR_GHASH_ENGINE, when set, wins over both. aesir_gcm_engines()
+ * says which were chosen. Errors also: AESIR_E_ENGINE_UNKNOWN,
  * AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT (unknown option bit).
  */
 AESIR_API AESIR_WARN_UNUSED int

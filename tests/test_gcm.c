@@ -1184,6 +1184,39 @@ static uint64_t seed_from_env(void)
     return x;
 }
 
+/* Without a GHASH engine named, a key takes the AES engine's fused
+ * partner when this CPU runs it (and AESIR_GHASH_ENGINE is not set),
+ * else the default GHASH engine. */
+static void test_default_partner(void)
+{
+    static _Alignas(64) aesir_gcm_key key;
+    static const uint8_t k16[16] = {0x17};
+    const char *env = getenv("AESIR_GHASH_ENGINE");
+    size_t checked = 0;
+
+    snprintf(where, sizeof(where), "default GHASH engine per AES engine");
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        const struct aesir_engine *e = aesir_engine_at(i);
+        const char *aes, *gh, *want = aesir_ghash_engine_default();
+        int pi;
+
+        if (e == NULL)
+            continue;
+        pi = e->gcm_ghash != NULL ? aesir_ghash_engine_find(e->gcm_ghash) : -1;
+        if ((env == NULL || *env == '\0') && pi >= 0 &&
+            aesir_ghash_engine_flags((size_t)pi) & AESIR_ENGINE_AVAILABLE)
+            want = e->gcm_ghash;
+        T(aesir_gcm_init_ex(&key, k16, 16, e->name, NULL, 0) == AESIR_OK);
+        T(aesir_gcm_engines(&key, &aes, &gh) == AESIR_OK);
+        T(strcmp(aes, e->name) == 0);
+        T(strcmp(gh, want) == 0);
+        checked++;
+    }
+    aesir_gcm_clear(&key);
+    printf("default GHASH engine per AES engine: %zu engines checked\n",
+           checked);
+}
+
 int main(void)
 {
     static struct gcm_pair pairs[MAX_PAIRS];
@@ -1205,6 +1238,7 @@ int main(void)
            "ECB only, GMAC against GCM only\n");
 #endif
     navail = gcm_pairs_print("test_gcm", pairs, np);
+    test_default_partner();
     for (size_t i = 0; i < np; i++) {
         const struct gcm_pair *p = &pairs[i];
         unsigned failed = check_failed;

@@ -72,12 +72,21 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
         err = AESIR_E_ARGUMENT;
         goto fail;
     }
+    /* a named GHASH engine is checked before the AES key (its errors come
+     * first); without a name the AES engine's fused partner is preferred:
+     * aesni with ghash-clmul in one pass beats aesni beside a wider
+     * multiplier in two */
     gi = aesir_ghash_index(ghash_engine);
-    if ((gh = aesir_ghash_checked(gi, &err)) == NULL)
+    if (ghash_engine != NULL && (gh = aesir_ghash_checked(gi, &err)) == NULL)
         goto fail;
     if ((err = aesir_aes_init_ex(&st->aes, k, key_len, aes_engine,
                                  AESIR_ENCRYPT)) != AESIR_OK)
         goto fail;
+    if (ghash_engine == NULL) {
+        gi = aesir_ghash_index_with(aes_of(st)->engine->gcm_ghash);
+        if ((gh = aesir_ghash_checked(gi, &err)) == NULL)
+            goto fail;
+    }
     /* An earlier key's tables must not stay behind a smaller layout: the
      * bytes past what gh writes, up to what any GHASH engine used in this
      * process writes, are wiped (usually none; 4 KiB memset costs about

@@ -404,15 +404,18 @@ int aesir_ghash_engine_find(const char *name)
 __attribute__((noinline, cold))
 #endif
 static int
-ghash_choose_default(void)
+ghash_choose_default(int *forced)
 {
     const char *env = getenv("AESIR_GHASH_ENGINE");
     int any = -1;
 
+    *forced = 0;
     if (env != NULL && *env != '\0') {
         int i = aesir_ghash_engine_find(env);
-        if (i >= 0 && aesir_ghash_engine_at((size_t)i) != NULL)
+        if (i >= 0 && aesir_ghash_engine_at((size_t)i) != NULL) {
+            *forced = 1;
             return i;
+        }
     }
     for (size_t p = 0; p < NGHASH; p++) {
         int i = ghash_by_rank[p];
@@ -427,17 +430,25 @@ ghash_choose_default(void)
     return any;
 }
 
-/* The default GHASH engine's index + 1 once chosen, 0 before. */
+/* The default GHASH engine's index + 1 once chosen, 0 before; bit 8
+ * (GHASH_FORCED) when AESIR_GHASH_ENGINE chose it. */
 static _Atomic int ghash_default_slot;
+#define GHASH_FORCED 0x100
 
-static int ghash_default_index(void)
+static int ghash_default_slot_value(void)
 {
     int i = atomic_load_explicit(&ghash_default_slot, memory_order_relaxed);
     if (i == 0) {
-        i = ghash_choose_default() + 1;
+        int forced;
+        i = (ghash_choose_default(&forced) + 1) | (forced ? GHASH_FORCED : 0);
         atomic_store_explicit(&ghash_default_slot, i, memory_order_relaxed);
     }
-    return i - 1;
+    return i;
+}
+
+static int ghash_default_index(void)
+{
+    return (ghash_default_slot_value() & ~GHASH_FORCED) - 1;
 }
 
 const char *aesir_ghash_engine_default(void)
@@ -449,6 +460,17 @@ const char *aesir_ghash_engine_default(void)
 int aesir_ghash_index(const char *name)
 {
     return name == NULL ? ghash_default_index() : aesir_ghash_engine_find(name);
+}
+
+int aesir_ghash_index_with(const char *partner)
+{
+    int slot = ghash_default_slot_value();
+    if (partner != NULL && (slot & GHASH_FORCED) == 0) {
+        int i = aesir_ghash_engine_find(partner);
+        if (i >= 0 && aesir_ghash_engine_at((size_t)i) != NULL)
+            return i;
+    }
+    return (slot & ~GHASH_FORCED) - 1;
 }
 
 static _Atomic unsigned char ghash_selftest_state[NGHASH];

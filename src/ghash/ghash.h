@@ -69,6 +69,10 @@ const char *aesir_ghash_engine_name_at(size_t i);
 /* The registry index of the engine called name (NULL: the default), or
  * -1 when there is none. */
 int aesir_ghash_index(const char *name);
+/* The GHASH engine for a GCM key whose caller named none: partner (the
+ * AES engine's fused-kernel partner, or NULL) when it is available and
+ * AESIR_GHASH_ENGINE does not choose, else the default; -1 when none. */
+int aesir_ghash_index_with(const char *partner);
 /* The engine at index i, available and self-tested (once per process);
  * NULL with *err set otherwise (as aesir_engine_checked). */
 const struct aesir_ghash_engine *aesir_ghash_checked(int i, int *err);
