@@ -13,6 +13,7 @@
  */
 #include "output.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "aesir.h"
@@ -724,6 +725,10 @@ static void json_meta(const struct bench_run *r, FILE *f,
     json_str(f, aesir_version());
     fprintf(f, ",\n    \"aesir_default_engine\": ");
     json_str(f, aesir_engine_default());
+    fprintf(f, ",\n    \"aesir_default_ghash\": ");
+    json_str(f, aesir_ghash_engine_default());
+    fprintf(f, ",\n    \"aesir_cpu_disable\": ");
+    json_str(f, getenv("AESIR_CPU_DISABLE"));
     fprintf(f, ",\n    \"date\": ");
     json_str(f, r->date);
     fprintf(f, ",\n    \"cpu\": ");
