@@ -19,7 +19,7 @@
  * the peers' ghash rows hash, plus GMAC's extra work -- one more multiply
  * for the length block, the encryption of J0 and the tag's XOR, about one
  * block's worth of GCM, a handicap to aesir that is large at 16 bytes and
- * under 1% from 2 KiB up. impl_ghash.c has one such row per GHASH
+ * under 1% from 2 KiB up. impl_ghash.c has one gmac row per GHASH
  * engine.
  *
  * Multi-buffer CBC encryption (the mb-cbc-enc-N ops): one call of
