@@ -62,13 +62,30 @@ speed-check: all
 # timed in a process of its own with the AES-instruction engines and the
 # peers: the full grid runs the bitsliced engines first, whose 960-byte
 # schedules every later key setup in that process must wipe (key.c), which
-# a program using the default engine never pays.
-KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls
+# a program using the default engine never pays. That process also times
+# GCM key setup (the "gcm" kind). Then two short GCM runs for the Speed
+# targets (issue 18): gcm-enc/gcm-dec at every target size (odd lengths
+# and their round neighbours in one run) with aesir's default pair and the
+# peers' hardware rows; and software GCM, aesir with no AES, carry-less
+# multiply or GFNI instruction (AESIR_CPU_DISABLE) against
+# openssl-noaesni (AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ masked). Only the
+# grid measures the limit row (perf_doc.py reads it from there).
+KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc
+GCM_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
+GCM_SIZES = 63,64,500,512,576,1420,4095,4096,16384,1048576
+GCM_SW_DISABLE = aesni,pclmul,vaes,vpclmul,gfni
 perf-doc: speed-full
-	mkdir -p $(BUILD)/bench/keysetup
+	mkdir -p $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw
 	$(BENCH) --impls $(KEYSETUP_IMPLS) --ops ctr,cbc-dec --keys 128,192,256 \
-	  --sizes 64 --passes 5 --out $(BUILD)/bench/keysetup
-	python3 bench/perf_doc.py $(BUILD)/bench docs/PERFORMANCE.md $(BUILD)/bench/keysetup
+	  --sizes 64 --passes 5 --no-limit --out $(BUILD)/bench/keysetup
+	$(BENCH) --impls $(GCM_IMPLS) --ops gcm-enc,gcm-dec --keys 128,256 \
+	  --sizes $(GCM_SIZES) --passes 3 --no-limit --out $(BUILD)/bench/gcm
+	AESIR_CPU_DISABLE=$(GCM_SW_DISABLE) $(BENCH) \
+	  --impls aesir/default,openssl-noaesni --ops gcm-enc,gcm-dec \
+	  --keys 128,256 --sizes 16384 --passes 3 --no-limit \
+	  --out $(BUILD)/bench/gcm-sw
+	python3 bench/perf_doc.py $(BUILD)/bench docs/PERFORMANCE.md \
+	  $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw
 
 # The constant-time check (docs/constant-time.md): every constant-time
 # engine under valgrind memcheck with key and data marked secret must show

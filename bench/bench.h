@@ -54,7 +54,8 @@ enum bench_op {
      *   ghash    GHASH alone (SP 800-38D, 6.4) under H = AES_K(0^128):
      *            in: len bytes (whole blocks only, like ECB and CBC),
      *            hashed from Y = 0, no length block; out: Y (16 bytes).
-     * A library without a public GHASH does not claim ghash.
+     * A library without a public GHASH does not claim ghash, or runs
+     * GMAC and says so (ghash_is_gmac below).
      */
     OP_GCM_ENC,
     OP_GCM_DEC,
@@ -128,6 +129,12 @@ struct bench_impl {
      * second figure; returns 0 on success, anything else on failure.
      * NULL when the library cannot separate it. */
     int (*keysetup)(enum bench_op op, const uint8_t *key, unsigned key_bits);
+    /* Non-zero when the impl's ghash op runs GMAC instead (the message as
+     * AAD, the 12-byte IV, out: the 16-byte tag), because its library has
+     * no GHASH-alone call: GHASH over the same blocks plus a length block
+     * and one AES block, more work than the op asks. --check verifies it
+     * against GMAC's reference. */
+    int ghash_is_gmac;
 };
 
 /*
@@ -150,5 +157,6 @@ void bench_register_wolfssl(bench_add_fn add);   /* peer_wolfssl.c */
 void bench_register_mbedtls(bench_add_fn add);   /* peer_mbedtls.c */
 void bench_register_boringssl(bench_add_fn add); /* peer_boringssl.c */
 void bench_register_awslc(bench_add_fn add);     /* peer_awslc.c */
+void bench_register_ghash(bench_add_fn add);     /* impl_ghash.c */
 
 #endif /* AESIR_BENCH_H */

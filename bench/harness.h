@@ -39,6 +39,10 @@
 #define BENCH_MAX_IMPLS 64
 #define BENCH_MAX_SIZES 16
 #define BENCH_NKEYS 3 /* 128, 192, 256 */
+/* Key setup kinds: 0 encryption schedule, 1 decryption schedule, 2 GCM
+ * key (keysetup() called with gcm-enc). */
+#define BENCH_KS_KINDS 3
+#define BENCH_KS_GCM 2
 #define BENCH_MAX_NOTES 128
 #define BENCH_NOTE_LEN 240
 
@@ -149,7 +153,9 @@ struct bench_cell {
     unsigned msgs;   /* messages per run() (bench_op_messages) */
 };
 
-/* Key setups per second for one impl, key size and direction. */
+/* Key setups per second for one impl, key size and kind: the AES
+ * schedule for encryption or decryption, or a GCM key (the schedule and
+ * the hash key with whatever the library precomputes from it). */
 struct bench_keysetup {
     int valid;
     int via_setup; /* 1: setup()+release(), keysetup() is NULL */
@@ -163,7 +169,7 @@ struct bench_impl_state {
     uint32_t claimed[BENCH_NKEYS];  /* op bits supports() said yes to */
     uint32_t verified[BENCH_NKEYS]; /* op bits that matched aesir ref */
     uint32_t dropped;               /* op bits dropped after a failure */
-    struct bench_keysetup ks[BENCH_NKEYS][2]; /* [key][0 enc, 1 dec] */
+    struct bench_keysetup ks[BENCH_NKEYS][BENCH_KS_KINDS]; /* [key][kind] */
 };
 
 struct bench_run {

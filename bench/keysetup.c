@@ -1,7 +1,8 @@
 /*
  * keysetup.c -- key setups per second (bench_measure_keysetup, harness.h):
- * per impl, key size and direction, through the impl's keysetup() or,
- * when it has none, setup() + release().
+ * per impl, key size and kind (encryption schedule, decryption schedule,
+ * GCM key), through the impl's keysetup() or, when it has none, setup() +
+ * release().
  */
 #include "harness_int.h"
 
@@ -9,21 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* keysetup_op -- an op of impl i that needs the direction asked for and
- * is not dropped; -1 when none. */
+/* keysetup_op -- an op of impl i for key setup kind `kind` (harness.h:
+ * 0 encryption schedule, 1 decryption schedule, BENCH_KS_GCM a GCM key)
+ * that the impl claims and has not dropped; -1 when none. A GCM key setup
+ * is keysetup() called with gcm-enc: the adapter makes the library's
+ * whole GCM key (schedule and hash key, with the powers or tables it
+ * precomputes), as its GCM calls need it. */
 static int keysetup_op(const struct bench_run *r, size_t i, unsigned k,
-                       int decrypt)
+                       int kind)
 {
     static const enum bench_op enc[] = {OP_ECB_ENC, OP_CTR, OP_CBC_ENC,
                                         OP_CFB128_ENC, OP_OFB};
     static const enum bench_op dec[] = {OP_ECB_DEC, OP_CBC_DEC};
+    static const enum bench_op gcm[] = {OP_GCM_ENC};
     const struct bench_impl_state *s = &r->impls[i];
-    const enum bench_op *list = decrypt ? dec : enc;
-    size_t n = decrypt ? 2 : 5;
+    const enum bench_op *list = kind == BENCH_KS_GCM ? gcm : kind ? dec : enc;
+    size_t n = kind == BENCH_KS_GCM ? 1 : kind ? 2 : 5;
 
     for (size_t j = 0; j < n; j++)
         if ((s->claimed[k] >> list[j] & 1) && !(s->dropped >> list[j] & 1) &&
-            bench_op_decrypts(list[j]) == decrypt)
+            (kind == BENCH_KS_GCM || bench_op_decrypts(list[j]) == kind))
             return (int)list[j];
     return -1;
 }
@@ -46,12 +52,12 @@ struct ks_cell {
 };
 
 /* ks_prepare -- the work and iteration count of impl i for key k and a
- * direction; 0 when it has no op for it or its key setup failed. */
-static int ks_prepare(struct bench_run *r, size_t i, unsigned k, int decrypt,
+ * kind; 0 when it has no op for it or its key setup failed. */
+static int ks_prepare(struct bench_run *r, size_t i, unsigned k, int kind,
                       const uint8_t *keyiv, struct ks_cell *c)
 {
     struct bench_impl_state *s = &r->impls[i];
-    int op = keysetup_op(r, i, k, decrypt);
+    int op = keysetup_op(r, i, k, kind);
 
     memset(c, 0, sizeof(*c));
     if (op < 0)
@@ -64,7 +70,8 @@ static int ks_prepare(struct bench_run *r, size_t i, unsigned k, int decrypt,
     c->w.via_setup = s->impl->keysetup == NULL;
     c->iters = bench_calibrate(&c->w, 0.5e-3 * r->clock.tick_hz);
     if (c->iters == 0) {
-        bench_note(r, "%s AES-%u: key setup failed", s->impl->name, c->w.bits);
+        bench_note(r, "%s AES-%u: %skey setup failed", s->impl->name, c->w.bits,
+                   kind == BENCH_KS_GCM ? "GCM " : "");
         return 0;
     }
     return 1;
@@ -72,10 +79,10 @@ static int ks_prepare(struct bench_run *r, size_t i, unsigned k, int decrypt,
 
 /* ks_record -- impl i's median round, kept if faster than an earlier
  * pass's. */
-static void ks_record(struct bench_run *r, size_t i, unsigned k, int decrypt,
+static void ks_record(struct bench_run *r, size_t i, unsigned k, int kind,
                       struct ks_cell *c)
 {
-    struct bench_keysetup *ks = &r->impls[i].ks[k][decrypt];
+    struct bench_keysetup *ks = &r->impls[i].ks[k][kind];
     double ns;
 
     if (c->n == 0)
@@ -90,7 +97,7 @@ static void ks_record(struct bench_run *r, size_t i, unsigned k, int decrypt,
     ks->per_sec = 1e9 / ns;
 }
 
-static void keysetup_all(struct bench_run *r, unsigned k, int decrypt,
+static void keysetup_all(struct bench_run *r, unsigned k, int kind,
                          const uint8_t *keyiv)
 {
     static struct ks_cell cell[BENCH_MAX_IMPLS];
@@ -98,7 +105,7 @@ static void keysetup_all(struct bench_run *r, unsigned k, int decrypt,
 
     for (size_t i = 0; i < r->nimpls; i++)
         live[i] =
-            r->impls[i].usable && ks_prepare(r, i, k, decrypt, keyiv, &cell[i]);
+            r->impls[i].usable && ks_prepare(r, i, k, kind, keyiv, &cell[i]);
     for (unsigned round = 0, tries = 0;
          round < KS_ROUNDS && tries < 3 * KS_ROUNDS; tries++) {
         int switched = 0;
@@ -124,7 +131,7 @@ static void keysetup_all(struct bench_run *r, unsigned k, int decrypt,
     }
     for (size_t i = 0; i < r->nimpls; i++)
         if (live[i])
-            ks_record(r, i, k, decrypt, &cell[i]);
+            ks_record(r, i, k, kind, &cell[i]);
 }
 
 void bench_measure_keysetup(struct bench_run *r)
@@ -135,6 +142,6 @@ void bench_measure_keysetup(struct bench_run *r)
     for (unsigned pass = 0; pass < r->cfg.passes; pass++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
             if (r->cfg.keys >> k & 1)
-                for (int d = 0; d < 2; d++)
+                for (int d = 0; d < BENCH_KS_KINDS; d++)
                     keysetup_all(r, k, d, keyiv);
 }

@@ -13,6 +13,7 @@
  */
 #include "output.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "aesir.h"
@@ -537,10 +538,14 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 noisy);
 }
 
+/* The kinds of harness.h's ks[][] as CSV/JSON name them. */
+static const char *const ks_kind_name[BENCH_KS_KINDS] = {"encrypt", "decrypt",
+                                                         "gcm"};
+
 void bench_print_keysetup(const struct bench_run *r, FILE *f)
 {
     char a[32], d[32], cell[80];
-    int via = 0;
+    int via = 0, gcm = 0;
 
     fprintf(f,
             "\n== key setups per second, millions (encrypt / decrypt "
@@ -553,8 +558,10 @@ void bench_print_keysetup(const struct bench_run *r, FILE *f)
     for (size_t i = 0; i < r->nimpls; i++) {
         const struct bench_impl_state *s = &r->impls[i];
         int any = 0;
-        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+        for (unsigned k = 0; k < BENCH_NKEYS; k++) {
             any |= s->ks[k][0].valid || s->ks[k][1].valid;
+            gcm |= s->ks[k][BENCH_KS_GCM].valid;
+        }
         if (!any)
             continue;
         fprintf(f, "%-*s", NAME_W, s->impl->name);
@@ -570,6 +577,38 @@ void bench_print_keysetup(const struct bench_run *r, FILE *f)
                          : " ");
             via |= (e->valid && e->via_setup) || (x->valid && x->via_setup);
             fprintf(f, "%23s", cell);
+        }
+        fprintf(f, "\n");
+    }
+    if (gcm) {
+        /* GCM keys: the schedule and the hash key with its powers or
+         * tables, as each library's GCM calls need them */
+        fprintf(f,
+                "\n== GCM key setups per second, millions (schedule and "
+                "hash key) ==\n%-*s",
+                NAME_W, "impl");
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            if (r->cfg.keys >> k & 1)
+                fprintf(f, "%12s%u", "AES-", bench_key_bits(k));
+        fprintf(f, "\n");
+    }
+    for (size_t i = 0; gcm && i < r->nimpls; i++) {
+        const struct bench_impl_state *s = &r->impls[i];
+        int any = 0;
+        for (unsigned k = 0; k < BENCH_NKEYS; k++)
+            any |= s->ks[k][BENCH_KS_GCM].valid;
+        if (!any)
+            continue;
+        fprintf(f, "%-*s", NAME_W, s->impl->name);
+        for (unsigned k = 0; k < BENCH_NKEYS; k++) {
+            const struct bench_keysetup *g = &s->ks[k][BENCH_KS_GCM];
+            if (!(r->cfg.keys >> k & 1))
+                continue;
+            snprintf(cell, sizeof(cell), "%s%s",
+                     g->valid ? fmt3(g->per_sec / 1e6, a) : "-",
+                     g->valid && g->via_setup ? "+" : " ");
+            via |= g->valid && g->via_setup;
+            fprintf(f, "%15s", cell);
         }
         fprintf(f, "\n");
     }
@@ -634,13 +673,13 @@ int bench_write_keysetup_csv(const struct bench_run *r, FILE *f)
                "method\n");
     for (size_t i = 0; i < r->nimpls; i++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
-            for (int d = 0; d < 2; d++) {
+            for (int d = 0; d < BENCH_KS_KINDS; d++) {
                 const struct bench_keysetup *e = &r->impls[i].ks[k][d];
                 if (!e->valid)
                     continue;
                 fprintf(f, "%s,%s,%u,%s,%.6g,%.6g,%s\n", r->impls[i].impl->name,
                         r->impls[i].impl->group, bench_key_bits(k),
-                        d ? "decrypt" : "encrypt", e->per_sec, e->ns,
+                        ks_kind_name[d], e->per_sec, e->ns,
                         e->via_setup ? "setup+release" : "keysetup");
             }
     return ferror(f) ? -1 : 0;
@@ -686,6 +725,10 @@ static void json_meta(const struct bench_run *r, FILE *f,
     json_str(f, aesir_version());
     fprintf(f, ",\n    \"aesir_default_engine\": ");
     json_str(f, aesir_engine_default());
+    fprintf(f, ",\n    \"aesir_default_ghash\": ");
+    json_str(f, aesir_ghash_engine_default());
+    fprintf(f, ",\n    \"aesir_cpu_disable\": ");
+    json_str(f, getenv("AESIR_CPU_DISABLE"));
     fprintf(f, ",\n    \"date\": ");
     json_str(f, r->date);
     fprintf(f, ",\n    \"cpu\": ");
@@ -807,7 +850,7 @@ static void json_keysetup(const struct bench_run *r, FILE *f)
     fprintf(f, "  \"keysetup\": [");
     for (size_t i = 0; i < r->nimpls; i++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
-            for (int d = 0; d < 2; d++) {
+            for (int d = 0; d < BENCH_KS_KINDS; d++) {
                 const struct bench_keysetup *e = &r->impls[i].ks[k][d];
                 if (!e->valid)
                     continue;
@@ -817,8 +860,7 @@ static void json_keysetup(const struct bench_run *r, FILE *f)
                         ", \"key_bits\": %u, \"direction\": \"%s\", "
                         "\"setups_per_sec\": %.6g, \"ns_per_setup\": "
                         "%.6g, \"method\": \"%s\"}",
-                        bench_key_bits(k), d ? "decrypt" : "encrypt",
-                        e->per_sec, e->ns,
+                        bench_key_bits(k), ks_kind_name[d], e->per_sec, e->ns,
                         e->via_setup ? "setup+release" : "keysetup");
                 sep = ",";
             }

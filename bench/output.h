@@ -76,7 +76,8 @@ void bench_print_notes(const struct bench_run *r, FILE *f);
  * bytes per message; messages: per run(), N for the multi-buffer ops,
  * whose gbps and cycles/byte count all N messages). */
 int bench_write_csv(const struct bench_run *r, FILE *f);
-/* CSV: impl,group,key_bits,direction,setups_per_sec,ns_per_setup,method */
+/* CSV: impl,group,key_bits,direction,setups_per_sec,ns_per_setup,method;
+ * direction is encrypt, decrypt (the AES schedules) or gcm (a GCM key). */
 int bench_write_keysetup_csv(const struct bench_run *r, FILE *f);
 /* JSON: meta, impls, results, keysetup, notes, limit. */
 int bench_write_json(const struct bench_run *r, FILE *f,

@@ -216,17 +216,36 @@ static void *bearssl_setup(const struct bearssl_backend *be, enum bench_op op,
     return c;
 }
 
+/* One key schedule for op; for GCM (gcm-enc) the CTR schedule and
+ * br_gcm_init, which computes H = E_K(0) (BearSSL's GHASH functions take
+ * H alone: there are no powers or tables to precompute). The GHASH
+ * function is looked up once per backend, as a program would keep it
+ * (br_ghash_pclmul_get() runs CPUID, which a virtual machine may trap:
+ * microseconds, more than the key setup itself). */
 static int bearssl_keysetup(const struct bearssl_backend *be, enum bench_op op,
                             const uint8_t *key, unsigned key_bits)
 {
-    union {
+    static br_gcm_context gcm; /* the GCM context keeps a pointer to keys */
+    static union {
         br_aes_gen_cbcenc_keys cbcenc;
         br_aes_gen_cbcdec_keys cbcdec;
         br_aes_gen_ctr_keys ctr;
     } keys;
+    static const struct bearssl_backend *gh_of;
+    static br_ghash gh;
 
     if (!bearssl_supports(op, key_bits))
         return -1;
+    if (bench_op_is_gcm(op)) {
+        if (gh_of != be) {
+            gh = be->ghash();
+            gh_of = be;
+        }
+        if (gh == 0 || bearssl_init_keys(be, &keys, OP_CTR, key, key_bits) != 0)
+            return -1;
+        br_gcm_init(&gcm, &keys.ctr.vtable, gh);
+        return 0;
+    }
     return bearssl_init_keys(be, &keys, op, key, key_bits);
 }
 

@@ -78,7 +78,8 @@ struct gc_api {
 /* One row: its library copy and the key-setup scratch handles. */
 struct gc_row {
     struct gc_api api;
-    gcry_cipher_hd_t scratch[3]; /* ECB, per key size, for keysetup() */
+    gcry_cipher_hd_t scratch[3];     /* ECB, per key size, for keysetup() */
+    gcry_cipher_hd_t gcm_scratch[3]; /* GCM, per key size, for keysetup() */
 };
 
 /* One keyed handle: run() restarts it at iv for every message. */
@@ -382,19 +383,23 @@ static int gc_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
  * Key setup alone: gcry_cipher_setkey on an open handle. libgcrypt builds
  * the decryption schedule lazily, on the first decryption after a new
  * key, so for the decrypting ops one block is decrypted too: that is what
- * a user pays before decrypting anything, plus one block.
+ * a user pays before decrypting anything, plus one block. For GCM
+ * (gcm-enc) the handle is a GCM one, whose setkey also computes H and the
+ * GHASH tables or powers of the row's GHASH code.
  */
 static int gc_keysetup(struct gc_row *r, enum bench_op op, const uint8_t *key,
                        unsigned key_bits)
 {
-    int algo = key_algo(key_bits);
+    int algo = key_algo(key_bits), gcm = op_mode(op) == GCRY_CIPHER_MODE_GCM;
     gcry_cipher_hd_t *s;
     uint8_t block[16] = {0};
 
     if (op_mode(op) == 0 || algo == 0)
         return -1;
-    s = &r->scratch[(key_bits - 128) / 64];
-    if (*s == NULL && r->api.open(s, algo, GCRY_CIPHER_MODE_ECB, 0) != 0) {
+    s = &(gcm ? r->gcm_scratch : r->scratch)[(key_bits - 128) / 64];
+    if (*s == NULL &&
+        r->api.open(s, algo, gcm ? GCRY_CIPHER_MODE_GCM : GCRY_CIPHER_MODE_ECB,
+                    0) != 0) {
         *s = NULL;
         return -1;
     }

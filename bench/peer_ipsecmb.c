@@ -567,15 +567,27 @@ static void ipsecmb_release(void *ctx)
 }
 
 /* One key expansion: the library computes the encryption and decryption
- * schedules together, whatever the operation needs. */
+ * schedules together, whatever the operation needs. For GCM (gcm-enc),
+ * IMB_AES<N>_GCM_PRE: the round keys, H and the hash-key powers its GCM
+ * kernels use, into the gcm_key_data the GCM calls take. */
 static int ipsecmb_keysetup(enum bench_op op, const uint8_t *key,
                             unsigned key_bits)
 {
+    static _Alignas(64) struct gcm_key_data gk;
     _Alignas(64) uint8_t enc[IPSECMB_KS_BYTES];
     _Alignas(64) uint8_t dec[IPSECMB_KS_BYTES];
 
     if (ipsecmb_probe_mgr == NULL || !ipsecmb_supports(op, key_bits))
         return -1;
+    if (bench_op_is_gcm(op)) {
+        if (key_bits == 128)
+            IMB_AES128_GCM_PRE(ipsecmb_probe_mgr, key, &gk);
+        else if (key_bits == 192)
+            IMB_AES192_GCM_PRE(ipsecmb_probe_mgr, key, &gk);
+        else
+            IMB_AES256_GCM_PRE(ipsecmb_probe_mgr, key, &gk);
+        return 0;
+    }
     ipsecmb_expand(ipsecmb_probe_mgr, key, key_bits, enc, dec);
     return 0;
 }

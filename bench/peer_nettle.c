@@ -110,14 +110,22 @@ static int nettle_supports(enum bench_op op, unsigned key_bits)
      : (x)->key_bits == 192 ? gcm_aes192_##f(&(x)->g.g192, __VA_ARGS__)        \
                             : gcm_aes256_##f(&(x)->g.g256, __VA_ARGS__))
 
+/* gcm_aes<N>_set_key: the AES key and the hash key's table (H and the
+ * multiples nettle's GHASH uses). */
+static void nt_gcm_set_key(union nettle_gcm *g, unsigned key_bits,
+                           const uint8_t *key)
+{
+    if (key_bits == 128)
+        gcm_aes128_set_key(&g->g128, key);
+    else if (key_bits == 192)
+        gcm_aes192_set_key(&g->g192, key);
+    else
+        gcm_aes256_set_key(&g->g256, key);
+}
+
 static void nettle_gcm_key(struct nettle_ctx *x, const uint8_t *key)
 {
-    if (x->key_bits == 128)
-        gcm_aes128_set_key(&x->g.g128, key);
-    else if (x->key_bits == 192)
-        gcm_aes192_set_key(&x->g.g192, key);
-    else
-        gcm_aes256_set_key(&x->g.g256, key);
+    nt_gcm_set_key(&x->g, x->key_bits, key);
 }
 
 /* The GCM ops, one message each (see the top of the file). */
@@ -304,15 +312,21 @@ static void nettle_release(void *p)
 }
 
 /* Key setup alone: aes<N>_set_encrypt_key or _set_decrypt_key, as op's
- * direction needs, into static scratch. */
+ * direction needs, into static scratch; for GCM (gcm-enc)
+ * gcm_aes<N>_set_key. */
 static int nettle_keysetup(enum bench_op op, const uint8_t *key,
                            unsigned key_bits)
 {
     static union nettle_aes scratch;
+    static union nettle_gcm gcm_scratch;
     nettle_cipher_func *enc, *dec;
 
     if (!nettle_supports(op, key_bits))
         return -1;
+    if (bench_op_is_gcm(op)) {
+        nt_gcm_set_key(&gcm_scratch, key_bits, key);
+        return 0;
+    }
     return set_key(&scratch, op, key, key_bits, &enc, &dec);
 }
 

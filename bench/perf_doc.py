@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """perf_doc.py -- writes docs/PERFORMANCE.md from an aesir-bench run.
 
-    python3 bench/perf_doc.py build/bench docs/PERFORMANCE.md
+    python3 bench/perf_doc.py build/bench docs/PERFORMANCE.md \
+        [KEYSETUP_DIR [GCM_DIR [GCM_SW_DIR]]]
 
 `make perf-doc` runs the full grid (`make speed-full`) and then this; the
 document is generated, never edited by hand. It reads results.json (every
 measurement and how the run was made) and tables.txt (for the limit row,
 quoted as aesir-bench printed it), and adds what the run cannot know
-about itself: the git commit and the peer packages' versions.
+about itself: the git commit and the peer packages' versions. The
+optional directories hold the smaller runs `make perf-doc` makes after
+the grid (see the Makefile): key setups in a process of their own, the
+GCM target sizes (odd lengths among them) with the default aesir engine
+and the peers, and software GCM under AESIR_CPU_DISABLE against
+openssl-noaesni.
 """
 import json
 import os
@@ -126,8 +132,9 @@ def header(meta, limit):
         "per call with a fresh IV, key setup excluded. Cycles per byte are "
         "%s. **Bold**: the best peer of a column; under each aesir row, "
         "*vs best peer* is aesir's speed divided by that peer's, and *of "
-        "bound* the fraction of the AES-instruction bound (limit row) it "
-        "reaches. ~ marks a figure measured while the machine was busy "
+        "bound* the fraction of the limit row's bound it reaches (the AES "
+        "bound; for gcm-enc and gcm-dec the GCM bound; none for gmac and "
+        "ghash). ~ marks a figure measured while the machine was busy "
         "(fewer than half its rounds clean in every pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
            "TSC cycles (no core cycle counter here)"),
@@ -162,10 +169,14 @@ def tables(data, cpb):
         columns[op].add(col)
     order = [i["name"] for i in data["impls"]]
     groups = {i["name"]: i["group"] for i in data["impls"]}
-    bounds = {}
+    # the AES bound; for gcm-enc and gcm-dec the GCM bound; none for gmac
+    # and ghash (as aesir-bench prints them)
+    bounds, gbounds = {}, {}
     if data.get("limit"):
         for b in data["limit"]["ctr"]:
             bounds[b["key_bits"]] = b
+        for b in data["limit"].get("gcm", []):
+            gbounds[b["key_bits"]] = b
     ops = []
     for r in data["results"]:
         op = mb_group(r["op"]) or r["op"]
@@ -175,6 +186,8 @@ def tables(data, cpb):
     out = []
     for op in ops:
         sizes = sorted(columns[op])
+        obounds = gbounds if op in ("gcm-enc", "gcm-dec") else \
+            {} if op in ("gmac", "ghash") else bounds
         for bits in (128, 192, 256):
             cells = res.get((op, bits))
             if not cells:
@@ -219,7 +232,7 @@ def tables(data, cpb):
                     b = cells.get((best[s], s)) if best[s] else None
                     vs.append("%sx" % fmt3(c["gbps"] / b["gbps"])
                               if c and b else "-")
-                    bd = bounds.get(bits)
+                    bd = obounds.get(bits)
                     if c and bd:
                         if core and c["cpb_core"]:
                             fr = bd["cpb_core"] / c["cpb_core"]
@@ -232,16 +245,17 @@ def tables(data, cpb):
                         ofb.append("-")
                 if any(best.values()):  # no row where no peer runs the op
                     out.append("| *vs best peer* | %s |" % " | ".join(vs))
-                if bounds:
+                if obounds:
                     out.append("| *of bound* | %s |" % " | ".join(ofb))
     return out
 
 
 def keysetup(data, title, blurb):
     rows = defaultdict(dict)
-    for k in data["keysetup"]:
+    aes = [k for k in data["keysetup"] if k["direction"] != "gcm"]
+    for k in aes:
         rows[k["impl"]][(k["key_bits"], k["direction"])] = k
-    bits = sorted({k["key_bits"] for k in data["keysetup"]})
+    bits = sorted({k["key_bits"] for k in aes})
     out = ["", title, "", blurb, "",
            "| impl | " + " | ".join("AES-%d" % b for b in bits) + " |",
            "|---|" + "---:|" * len(bits)]
@@ -258,6 +272,30 @@ def keysetup(data, title, blurb):
                 fmt3(d["setups_per_sec"] / 1e6) if d else "-",
                 " +" if plus else ""))
         out.append("| %s | %s |" % (i["name"], " | ".join(cells)))
+    return out
+
+
+def keysetup_gcm(data, title, blurb):
+    """GCM key setups (direction "gcm"): one figure per impl and key
+    size."""
+    rows = defaultdict(dict)
+    gcm = [k for k in data["keysetup"] if k["direction"] == "gcm"]
+    for k in gcm:
+        rows[k["impl"]][k["key_bits"]] = k
+    bits = sorted({k["key_bits"] for k in gcm})
+    if not gcm:
+        return []
+    out = ["", title, "", blurb, "",
+           "| impl | " + " | ".join("AES-%d" % b for b in bits) + " |",
+           "|---|" + "---:|" * len(bits)]
+    for i in data["impls"]:
+        r = rows.get(i["name"])
+        if not r:
+            continue
+        out.append("| %s | %s |" % (i["name"], " | ".join(
+            (fmt3(r[b]["setups_per_sec"] / 1e6) +
+             (" +" if r[b]["method"] != "keysetup" else "")) if b in r
+            else "-" for b in bits)))
     return out
 
 
@@ -377,6 +415,149 @@ def targets(data, ks):
             "|---|---|---:|---|---:|---|"] + rows
 
 
+def gcm_targets(data, gcm, sw, ks):
+    """Issue 18's GCM speed targets, one row per cell. gcm-enc and gcm-dec
+    come from the GCM run (gcm: every target size, the odd ones among
+    them, in one run with the peers) or else the grid; GMAC from the grid;
+    the bound from the grid's limit row; key setup from ks; software GCM
+    from the AESIR_CPU_DISABLE run (sw). aesir's figure is "aesir/default"
+    (the default AES and GHASH engines), else the default engine's row."""
+    rows = []
+    eng = data["meta"].get("aesir_default_engine")
+
+    def index(d):
+        if not d:
+            return {}, {}
+        return ({(r["impl"], r["op"], r["key_bits"], r["size"]): r
+                 for r in d["results"]},
+                {i["name"]: i["group"] for i in d["impls"]})
+
+    def mine(cells, op, bits, size):
+        return cells.get(("aesir/default", op, bits, size)) or \
+            cells.get(("aesir/%s" % eng, op, bits, size))
+
+    def peer(cells, groups, op, bits, size, only=None):
+        c = [(r["gbps"], i) for (i, o, b, sz), r in cells.items()
+             if o == op and b == bits and sz == size
+             and groups.get(i) == "peer" and (only is None or i == only)]
+        return max(c) if c else None
+
+    def add(what, asks, ours, versus, ratio, ok):
+        rows.append("| %s | %s | %s | %s | %s | %s |" % (
+            what, asks, ours, versus, ratio,
+            "met" if ok else "**missed**"))
+
+    def vs_peer(cells, groups, op, bits, size, need, only=None, what=None):
+        c = mine(cells, op, bits, size)
+        p = peer(cells, groups, op, bits, size, only)
+        if not c or not p:
+            return
+        r, ok = ratio_cell(c["gbps"] / p[0], need)
+        add(what or "%s AES-%d %s" % (op, bits, size_label(size)),
+            "%gx the fastest peer" % need if only is None
+            else "%gx %s" % (need, only),
+            fmt3(c["gbps"]), "%s %s" % (p[1], fmt3(p[0])), r, ok)
+
+    cells, groups = index(gcm or data)
+    grid, ggroups = index(data)
+    limit = data.get("limit") or {}
+    bounds = {b["key_bits"]: b for b in limit.get("gcm", [])}
+    for bits in (128, 256):
+        for op in ("gcm-enc", "gcm-dec"):
+            for size in (16384, 1 << 20):
+                vs_peer(cells, groups, op, bits, size, 1.15)
+                c, b = mine(cells, op, bits, size), bounds.get(bits)
+                if c and b:
+                    fr = c["gbps"] / b["gbps"]
+                    add("%s AES-%d %s" % (op, bits, size_label(size)),
+                        "85% of the GCM bound", fmt3(c["gbps"]),
+                        "GCM bound %s" % fmt3(b["gbps"]),
+                        "%s%%" % fmt3(100 * fr), fr >= 0.85)
+            for size, need in ((576, 1.2), (1420, 1.2), (64, 1.3)):
+                vs_peer(cells, groups, op, bits, size, need)
+            for odd, even in ((63, 64), (500, 512), (4095, 4096)):
+                c, e = mine(cells, op, bits, odd), mine(cells, op, bits, even)
+                if c and e:
+                    fr = c["gbps"] / e["gbps"]
+                    add("%s AES-%d %d B" % (op, bits, odd),
+                        "within 15%% of %d B (0.85x)" % even,
+                        fmt3(c["gbps"]), "%d B: %s" % (even, fmt3(e["gbps"])),
+                        "%sx" % fmt3(fr), fr >= 0.85)
+        vs_peer(grid, ggroups, "gmac", bits, 16384, 1.15)
+    if ks:
+        kg = {i["name"]: i["group"] for i in ks["impls"]}
+        kr = {(k["impl"], k["key_bits"]): k for k in ks["keysetup"]
+              if k["direction"] == "gcm"}
+        for bits in (128, 192, 256):
+            c = kr.get(("aesir/%s" % eng, bits)) or \
+                kr.get(("aesir/default", bits))
+            p = [(k["setups_per_sec"], i) for (i, b), k in kr.items()
+                 if b == bits and kg.get(i) == "peer"]
+            if not c or not p:
+                continue
+            p = max(p)
+            r, ok = ratio_cell(c["setups_per_sec"] / p[0], 1.0)
+            add("GCM key setup AES-%d" % bits, "at least the fastest peer",
+                "%s M/s" % fmt3(c["setups_per_sec"] / 1e6),
+                "%s %s M/s" % (p[1], fmt3(p[0] / 1e6)), r, ok)
+    swcells, swgroups = index(sw)
+    for bits in (128, 256):
+        for op in ("gcm-enc", "gcm-dec"):
+            vs_peer(swcells, swgroups, op, bits, 16384, 1.5,
+                    only="openssl-noaesni",
+                    what="software GCM, %s AES-%d 16 KiB" % (op, bits))
+    if not rows:
+        return []
+    swm = (sw or {}).get("meta", {})
+    text = [
+        "", "### GCM (issue 18)", "",
+        "aesir's figure is `aesir/default`: the default AES engine (`%s`) "
+        "and GHASH engine (`%s`), what `aesir_gcm_init` gives a program. "
+        "gcm-enc and gcm-dec are taken from a run of their own (`make "
+        "perf-doc`: `aesir-bench --impls aesir/default,<the GCM peers "
+        "with their hardware paths> --ops gcm-enc,gcm-dec --keys 128,256 "
+        "--sizes 63,64,500,512,576,1420,4095,4096,16384,1048576 --passes "
+        "3 --no-limit`, tables below), so each ratio, odd lengths "
+        "included, is a same-run one; GMAC from the grid; the GCM bound "
+        "is the limit row's (the instruction mix of one GCM block on this "
+        "CPU). GCM key setup is the key-setup process's `gcm` kind (the "
+        "schedule and the hash key with whatever powers or tables the "
+        "library precomputes: libsodium's beforenm computes only H and "
+        "leaves the powers to each message, BearSSL has no powers). "
+        "Software GCM: aesir-bench under AESIR_CPU_DISABLE=%s, so aesir's "
+        "default pair there is `%s` + `%s` (no AES, carry-less-multiply or "
+        "GFNI instruction), against openssl-noaesni, whose capability "
+        "vector masks AES-NI, PCLMULQDQ, VAES and VPCLMULQDQ: its GCM is "
+        "vector-permute AES with a 4-bit-table GHASH (not constant-time)."
+        % (data["meta"].get("aesir_default_engine", "?"),
+           data["meta"].get("aesir_default_ghash", "?"),
+           swm.get("aesir_cpu_disable") or "?",
+           swm.get("aesir_default_engine", "?"),
+           swm.get("aesir_default_ghash", "?")),
+        "",
+        "| target cell | asks | aesir | against | ratio | |",
+        "|---|---|---:|---|---:|---|"]
+    return text + rows
+
+
+GCM_ROWS = (
+    "GCM rows. `aesir/<AES engine>` runs gcm-enc, gcm-dec and gmac with "
+    "that AES engine and the default GHASH engine; `aesir/default` with "
+    "both defaults. `aesir/ghash-<engine>` runs gmac with the "
+    "default AES engine and that GHASH engine (ghash-table4 and "
+    "ghash-table8 are not constant-time; ghash-ref, the oracle, has no "
+    "row). ghash is GHASH alone from Y = 0 with no length block: the "
+    "peers with a public GHASH (intel-ipsec-mb IMB_GHASH, nettle's GCM "
+    "update, BearSSL's br_ghash) run exactly that; aesir has no "
+    "GHASH-alone call, so its ghash row (`aesir/default`) runs aesir_gmac "
+    "over the same blocks, which adds one multiply (the length block), one AES block "
+    "(J0) and a XOR per message -- extra work counted against aesir, "
+    "large at 16 B and under 1% from 2 KiB. `cell-table16` is the CellBE "
+    "line of work's GHASH with 16 tables of 256 entries (64 KiB per key, "
+    "bench/ghash_table16.c): a benchmark variant outside the library, "
+    "NOT constant-time (its look-up indices are data).")
+
+
 KS_UNITS = ("Millions of key schedules per second, encryption / decryption "
             "direction (aesir: aesir_aes_init_ex with that direction; "
             "ipsec-mb makes both schedules in every call); + marks "
@@ -386,22 +567,42 @@ KS_UNITS = ("Millions of key schedules per second, encryption / decryption "
             "the passes).")
 
 
+KS_GCM_UNITS = (
+    "Millions of GCM key setups per second: the AES schedule and the hash "
+    "key H with the powers or tables each library's GCM calls use (aesir: "
+    "aesir_gcm_init_ex with the row's AES engine and the default GHASH "
+    "engine; OpenSSL: EVP_EncryptInit_ex with a new key on a GCM context; "
+    "BoringSSL and AWS-LC: EVP_AEAD_CTX_init + cleanup; intel-ipsec-mb: "
+    "IMB_AES<N>_GCM_PRE; libgcrypt: setkey on a GCM handle; nettle: "
+    "gcm_aes<N>_set_key; wolfSSL: wc_AesInit + wc_AesGcmSetKey; Mbed TLS: "
+    "mbedtls_gcm_init + setkey + free, which allocates; libsodium: "
+    "crypto_aead_aes256gcm_beforenm, H only; BearSSL: the CTR key and "
+    "br_gcm_init, H only). Timed like the AES key setups.")
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
-        print("usage: perf_doc.py RESULTS_DIR OUTPUT.md [KEYSETUP_DIR]",
-              file=sys.stderr)
+    if len(sys.argv) not in (3, 4, 5, 6):
+        print("usage: perf_doc.py RESULTS_DIR OUTPUT.md [KEYSETUP_DIR "
+              "[GCM_DIR [GCM_SW_DIR]]]", file=sys.stderr)
         return 2
     dirname, target = sys.argv[1], sys.argv[2]
-    ksdir = sys.argv[3] if len(sys.argv) == 4 else None
-    with open(os.path.join(dirname, "results.json")) as f:
-        data = json.load(f)
+    extra = sys.argv[3:] + [None] * (6 - len(sys.argv))
+    ksdir, gcmdir, swdir = extra[0], extra[1], extra[2]
+
+    def load(d):
+        if not d:
+            return None
+        with open(os.path.join(d, "results.json")) as f:
+            return json.load(f)
+    data = load(dirname)
     lines = header(data["meta"], limit_block(dirname))
-    ks_data = None
-    if ksdir:
-        with open(os.path.join(ksdir, "results.json")) as f:
-            ks_data = json.load(f)
-    lines += targets(data, ks_data or data)
-    lines += ["", "## Throughput"]
+    ks_data, gcm_data, sw_data = load(ksdir), load(gcmdir), load(swdir)
+    t = targets(data, ks_data or data)
+    g = gcm_targets(data, gcm_data, sw_data, ks_data or data)
+    if g and not t:
+        t = ["", "## Speed targets"]
+    lines += t + g
+    lines += ["", "## Throughput", "", GCM_ROWS]
     lines += tables(data, cpb=False)
     lines += ["", "## Cycles per byte"]
     lines += tables(data, cpb=True)
@@ -422,9 +623,31 @@ def main():
                           "direction.")
     else:
         lines += keysetup(data, "## Key setups per second", KS_UNITS)
-    if data["notes"]:
+    gcm_ks = KS_GCM_UNITS + (
+        " Timed in the key-setup process (above)." if ks_data else "")
+    lines += keysetup_gcm(ks_data or data, "## GCM key setups per second",
+                          gcm_ks)
+    if gcm_data:
+        lines += ["", "## GCM target run", "",
+                  "The run the GCM targets' gcm-enc and gcm-dec figures "
+                  "come from: `%s`." % gcm_data["meta"]["command"]]
+        lines += tables(gcm_data, cpb=False)
+    if sw_data:
+        lines += ["", "## Software GCM run", "",
+                  "AESIR_CPU_DISABLE=%s: `%s`. aesir/default is `%s` with "
+                  "`%s` here." % (
+                      sw_data["meta"].get("aesir_cpu_disable") or "?",
+                      sw_data["meta"]["command"],
+                      sw_data["meta"].get("aesir_default_engine", "?"),
+                      sw_data["meta"].get("aesir_default_ghash", "?"))]
+        lines += tables(sw_data, cpb=False)
+    notes = list(data["notes"])
+    for d, what in ((gcm_data, "GCM target run"), (sw_data, "software GCM "
+                                                   "run")):
+        notes += ["%s: %s" % (what, n) for n in (d or {}).get("notes", [])]
+    if notes:
         lines += ["", "## Notes from the run", ""]
-        lines += ["- %s" % n for n in data["notes"]]
+        lines += ["- %s" % n for n in notes]
     os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
     with open(target, "w") as f:
         f.write("\n".join(lines) + "\n")

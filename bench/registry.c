@@ -22,6 +22,7 @@
 void bench_register_all(bench_add_fn add)
 {
     bench_register_aesir(add);
+    bench_register_ghash(add); /* impl_ghash.c: GHASH engines, cell-table16 */
 #ifdef BENCH_HAVE_OPENSSL
     bench_register_openssl(add);
 #endif
