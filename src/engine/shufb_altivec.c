@@ -34,15 +34,17 @@
  * same round keys, the inverse S-box in the 16 registers instead, and
  * InvMixColumns as MixColumns after the pre-multiplication by the
  * circulant (05 00 04 00) (Daemen and Rijmen, "The Design of Rijndael",
- * 4.1.3): 44. With gcc 12 -O3 the 4-block round loop is 220 instructions
- * (encryption) and 260 (decryption): the rest is reloads of what does
+ * 4.1.3): 44. With gcc 12 -O3 the 4-block round loop is 176 instructions
+ * (encryption) and 220 (decryption): the rest is reloads of what does
  * not fit in the registers (docs/engines/cell.md counts them).
  *
  * Batch: 4 blocks interleaved. The SPU has 128 registers; AltiVec has
  * 32, of which the S-box takes 16, so 4 blocks with their masks and
  * partial look-ups do not fit: gcc keeps part of the S-box in registers
- * and reloads the rest from the stack (docs/engines/cell.md). The reload
- * addresses are the frame's, fixed.
+ * and reloads the rest from the stack (docs/engines/cell.md); CMake
+ * turns off gcc's scheduling before register allocation for this file,
+ * which otherwise spread the blocks' look-ups apart and reloaded nearly
+ * twice as much. The reload addresses are the frame's, fixed.
  *
  * Loads need no alignment (the lvsl/vperm pair, as vperm_altivec.c); the
  * round keys too, since a context is only 8-aligned on 32-bit PowerPC
@@ -300,8 +302,9 @@ shufb_altivec_setkey_body(void *rk, const uint8_t *key, size_t key_len)
 /* The entry points wipe the stack their body used (stack_wipe.h): the
  * spilled S-box is public, but spilled states and round keys are not.
  * The bodies' frames are 752 bytes at most (setkey; gcc 12 -O3
- * -fstack-usage, ppc32), and they call only the C library's memcpy and
- * memset: plus 256, rounded up. test_residue.c, built by hand for ppc
+ * -fstack-usage, ppc32, with or without -fno-schedule-insns: 656 with),
+ * and they call only the C library's memcpy and memset: plus 256,
+ * rounded up. test_residue.c, built by hand for ppc
  * and run under qemu-ppc -cpu 7450, finds nothing left with this bound,
  * and secrets left with 16 (docs/engines/cell.md). */
 #define SHUFB_STACK 1024
