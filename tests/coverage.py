@@ -42,7 +42,7 @@ ISA_FILES = {
     "x86": ["aesni.c", "vaes_avx2.c", "vaes_avx512.c", "gfni.c",
             "vperm_ssse3.c", "vperm_avx2.c", "bs_avx2.c", "bs_avx512.c"],
     "aarch64": ["armv8_ce.c", "vperm_neon.c"],
-    "ppc": ["pwr8.c", "vperm_altivec.c"],
+    "ppc": ["pwr8.c", "vperm_altivec.c", "shufb_altivec.c"],
     "wasm": ["vperm_wasm.c"],
 }
 

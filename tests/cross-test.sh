@@ -10,9 +10,10 @@
 #   aarch64  qemu-aarch64 -cpu max    NEON (vperm-neon) and the Crypto
 #                                     Extensions (armv8-ce)
 #   ppc      qemu-ppc -cpu 7450       32-bit big-endian G4, AltiVec
-#                                     (vperm-altivec); then the known
-#                                     answers and API test on a G3 (750,
-#                                     no AltiVec): default ct64
+#                                     (vperm-altivec, shufb-altivec);
+#                                     then the known answers and API
+#                                     test on a G3 (750, no AltiVec):
+#                                     default ct64
 #   ppc64le  qemu-ppc64le -cpu power8 POWER8 in-core crypto (pwr8)
 #   s390x    qemu-s390x               big-endian 64-bit (ct64, tables)
 #   wasm32   node (WASI)              SIMD128 (vperm-wasm), clang -msimd128
