@@ -101,11 +101,11 @@ static int cmd_info(void)
     if (getenv("AESIR_CPU_MODEL") != NULL)
         printf("  (AESIR_CPU_MODEL=%s)", getenv("AESIR_CPU_MODEL"));
     printf("\n\n");
-    printf("%-10s %-9s %-13s %-8s %s\n", "engine", "available", "constant-time",
+    printf("%-13s %-9s %-13s %-8s %s\n", "engine", "available", "constant-time",
            "hardware", "description");
     for (size_t i = 0; i < aesir_engine_count(); i++) {
         unsigned f = aesir_engine_flags(i);
-        printf("%-10s %-9s %-13s %-8s %s\n", aesir_engine_name(i),
+        printf("%-13s %-9s %-13s %-8s %s\n", aesir_engine_name(i),
                f & AESIR_ENGINE_AVAILABLE ? "yes" : "no",
                f & AESIR_ENGINE_CONSTANT_TIME ? "yes" : "NO",
                f & AESIR_ENGINE_HARDWARE ? "yes" : "no",
@@ -139,11 +139,11 @@ static int cmd_selftest(void)
         const char *name = aesir_engine_name(i);
         int err;
         if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
-            printf("%-10s UNAVAILABLE\n", name);
+            printf("%-13s UNAVAILABLE\n", name);
             continue;
         }
         err = aesir_engine_selftest(name);
-        printf("%-10s %s\n", name,
+        printf("%-13s %s\n", name,
                err == AESIR_OK ? "ok" : aesir_strerror(err));
         failed |= err != AESIR_OK;
     }
