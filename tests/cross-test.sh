@@ -23,11 +23,14 @@
 # marked secret, zero errors; ct_valgrind_detects_ttable: errors), under
 # Debian's arm64 / ppc64el valgrind, itself run by qemu
 # (tests/cross-valgrind.sh; cached in ~/.cache/aesir/cross-valgrind,
-# CROSS_VALGRIND_CACHE). Valgrind 3.19's POWER8 executes vcipher and
-# vncipher but does not announce the vector crypto facility, so the pwr8
-# test tells the check build to assume it (AESIR_CT_ASSUME_CPU=power8,
-# honoured only with -DAESIR_CT_CHECK). Not elsewhere: s390x has only
-# portable engines, already checked natively, at six minutes a run;
+# CROSS_VALGRIND_CACHE), and GCM on the pair with fused kernels
+# (ct_valgrind_gcm_armv8-ce_ghash-pmull, ct_valgrind_gcm_pwr8_ghash-vpmsumd;
+# the other engines are checked without GCM). Valgrind 3.19's POWER8
+# executes vcipher and vncipher but does not announce the vector crypto
+# facility, so the pwr8 tests tell the check build to assume it
+# (AESIR_CT_ASSUME_CPU=power8, honoured only with -DAESIR_CT_CHECK). Not
+# elsewhere: s390x has only portable engines, already checked natively,
+# at six minutes a run;
 # Debian has no valgrind for 32-bit PowerPC, and none exists for wasm32.
 # Every test iterates every engine the emulated CPU can run, so each
 # engine is checked on its own ISA, and the dispatch tests hide CPU

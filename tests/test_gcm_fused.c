@@ -44,6 +44,31 @@ static void fill(uint8_t *p, size_t n)
         p[i] = (uint8_t)rnd();
 }
 
+static int pair_fused[MAXPAIRS];
+static void report(size_t p, const char *what, size_t len);
+
+/* The pairs whose AES engine has fused kernels for that GHASH engine
+ * (struct aesir_engine, .gcm_ghash), wherever both run. */
+static int fused_expected(const char *aes, const char *ghash)
+{
+    static const char *const pairs[][2] = {
+        {"vaes-avx512", "ghash-vpclmul-avx512"},
+        {"armv8-ce", "ghash-pmull"},
+        {"pwr8", "ghash-vpmsumd"},
+    };
+    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+        if (strcmp(aes, pairs[i][0]) == 0 && strcmp(ghash, pairs[i][1]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether key k calls fused kernels (white-box: gcm.h's layout). */
+static int fused_of(const aesir_gcm_key *k)
+{
+    const struct gcm_key_state *st = (const void *)k;
+    return st->fused_enc != NULL && st->fused_dec != NULL;
+}
+
 /* Keys of every available pair for key k. */
 static void setup(const uint8_t *k, size_t klen)
 {
@@ -68,6 +93,13 @@ static void setup(const uint8_t *k, size_t klen)
             pair_hw[npairs] =
                 (aesir_engine_flags(a) & AESIR_ENGINE_HARDWARE) &&
                 (aesir_ghash_engine_flags(g) & AESIR_ENGINE_HARDWARE);
+            pair_fused[npairs] = fused_of(&keys[npairs]);
+            /* a kernel's pair, when it runs, must get the kernel: else
+             * this test would pass without ever calling it */
+            if (fused_expected(an, gn) && !pair_fused[npairs]) {
+                CHECK(0);
+                report(npairs, "no fused kernel", 0);
+            }
             npairs++;
         }
 }
@@ -234,8 +266,12 @@ int main(void)
         uint8_t k[32];
         fill(k, klens[ki]);
         setup(k, klens[ki]);
-        if (ki == 0)
+        if (ki == 0) {
             printf("%zu engine pairs\n", npairs);
+            for (size_t p = 0; p < npairs; p++)
+                if (pair_fused[p])
+                    printf("fused kernels: %s + %s\n", pair_aes[p], pair_gh[p]);
+        }
         for (size_t len = 0; len <= 4096; len += 1 + 2 * (rnd() % 8))
             message(len, len % 97 < 8, len < 1200 && len % 5 == 0);
         for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)

@@ -91,6 +91,7 @@
 #define ENGINE_ISA "+crypto"
 #endif
 #include "engine.h"
+#include "gcm_kernels.h" /* fused GCM: armv8_ce_gcm.c */
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -736,6 +737,11 @@ static const struct aesir_engine engine = {
     .ofb = armv8_ce_ofb,
     .cbc_dec = armv8_ce_cbc_dec,
     .cfb_dec = armv8_ce_cfb_dec,
+#ifdef AESIR_ARMV8_CE_GCM
+    .gcm_enc = aesir_armv8_ce_gcm_enc,
+    .gcm_dec = aesir_armv8_ce_gcm_dec,
+    .gcm_ghash = "ghash-pmull",
+#endif
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

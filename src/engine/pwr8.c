@@ -83,6 +83,7 @@
 /* No ENGINE_ISA: the POWER8 code is compiled in a target region (below),
  * or the whole file is built for POWER8. */
 #include "engine.h"
+#include "gcm_kernels.h" /* fused GCM: pwr8_gcm.c */
 
 /*
  * With gcc 8 or later the engine is compiled for POWER8 whatever the
@@ -675,6 +676,11 @@ static const struct aesir_engine engine = {
     .ofb = pwr8_ofb,
     .cbc_dec = pwr8_cbc_dec,
     .cfb_dec = pwr8_cfb_dec,
+#ifdef AESIR_PWR8_GCM
+    .gcm_enc = aesir_pwr8_gcm_enc,
+    .gcm_dec = aesir_pwr8_gcm_dec,
+    .gcm_ghash = "ghash-vpmsumd",
+#endif
 };
 
 const struct aesir_engine *aesir_engine_pwr8(void)
