@@ -290,7 +290,8 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
     const uint8_t *h = (const uint8_t *)hk;
 
     if (len > 16 * GS_DATA || aad_len > 16 * GS_AAD)
-        return -1;
+        return aesir_vaes_avx512_gcm_msg(rk, nr, hk, iv, aad, aad_len, out, in,
+                                         len, tag, decrypt);
     switch ((len + 63) / 64) {
     case 0: /* no data: in and out may be NULL, not to be touched */
         gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 0);
