@@ -346,12 +346,17 @@ ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
 {
     const uint8_t *kt = s->hk + 16 * (32 - G5_B);
     struct g5_acc a;
+    /* vector 0, which takes the accumulator, last: the products of the
+     * others do not wait for the previous batch's reduction, and the
+     * chain from one accumulator to the next is one product, three XORs
+     * and the reduction */
     G5_UNROLL
-    for (unsigned j = 0; j < G5_V; j++) {
+    for (unsigned i = 1; i <= G5_V; i++) {
+        const unsigned j = i % G5_V;
         vec p = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
         if (j == 0)
             p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p, g5_loadu(kt + 64 * j), j == 0);
+        g5_mul(&a, p, g5_loadu(kt + 64 * j), i == 1);
     }
     s->acc = g5_finish(&a);
 }
@@ -610,8 +615,42 @@ ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
 ENGINE_INLINE void g5_hash_aad(struct g5_state *s, const uint8_t *p, size_t len,
                                const int fin, __m128i len_blk)
 {
-    for (; len >= 16 * G5_B; len -= 16 * G5_B, p += 16 * G5_B)
-        g5_hash_batch(s, p);
+    if (len >= 16 * G5_B) {
+        /* the 32 powers and their Karatsuba halves (hi ^ lo) in 16
+         * registers for the whole loop: no store in it, nothing to spill */
+        vec k[G5_V], km[G5_V];
+        G5_UNROLL
+        for (unsigned j = 0; j < G5_V; j++) {
+            k[j] = g5_loadu(s->hk + 64 * j);
+            km[j] = _mm512_xor_si512(k[j],
+                                     _mm512_shuffle_epi32(k[j], _MM_PERM_BADC));
+        }
+        for (; len >= 16 * G5_B; len -= 16 * G5_B, p += 16 * G5_B) {
+            struct g5_acc a;
+            /* vector 0 (with the accumulator) last, as g5_hash_batch */
+            G5_UNROLL
+            for (unsigned i = 1; i <= G5_V; i++) {
+                const unsigned j = i % G5_V;
+                vec d = _mm512_shuffle_epi8(g5_loadu(p + 64 * j), g5_rev());
+                vec lo, hi, md;
+                if (j == 0)
+                    d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+                lo = _mm512_clmulepi64_epi128(d, k[j], 0x00);
+                hi = _mm512_clmulepi64_epi128(d, k[j], 0x11);
+                md = _mm512_clmulepi64_epi128(
+                    _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)),
+                    km[j], 0x00);
+                if (i == 1) {
+                    a.lo = lo, a.hi = hi, a.mid = md;
+                } else {
+                    a.lo = _mm512_xor_si512(a.lo, lo);
+                    a.hi = _mm512_xor_si512(a.hi, hi);
+                    a.mid = _mm512_xor_si512(a.mid, md);
+                }
+            }
+            s->acc = g5_finish(&a);
+        }
+    }
     if (len != 0)
         g5_hash_part(s, p, len, fin, len_blk);
     else if (fin)
