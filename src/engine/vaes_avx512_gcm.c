@@ -323,11 +323,13 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
         g5_round(s, x, G5_V, r);
         /* hash vector j after round j + 1 (nr - 1 >= 9 >= G5_V) */
         if (hash && r - 1 < G5_V) {
-            const unsigned j = r - 1;
+            /* vector 0, which takes the accumulator, last (as in
+             * g5_hash_batch) */
+            const unsigned j = r % G5_V;
             vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
             if (j == 0)
                 d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-            g5_mul(&a, d, g5_loadu(kt + 64 * j), j == 0);
+            g5_mul(&a, d, g5_loadu(kt + 64 * j), r == 1);
         }
     }
     if (hash)
