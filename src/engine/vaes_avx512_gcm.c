@@ -1,6 +1,7 @@
 /*
  * vaes_avx512_gcm.c -- the fused GCM kernels of vaes-avx512 (gcm_enc,
- * gcm_dec; internal.h, aesir_gcm_fn): CTR with GCM's inc32 counter and
+ * gcm_dec; internal.h, aesir_gcm_fn; and the whole-message path behind
+ * gcm_short): CTR with GCM's inc32 counter and
  * GHASH of the ciphertext in one pass, the AES rounds of 16 blocks on
  * zmm interleaved with the carry-less products of 16 others, for the
  * GHASH engine ghash-vpclmul-avx512 (whose key layout they read).
@@ -42,14 +43,20 @@
  *   hk + 384: [K8  K7  K6  K5 ]  <- blocks 8..11
  *   hk + 448: [K4  K3  K2  K1 ]  <- blocks 12..15
  *
- * Products are schoolbook (4 vpclmulqdq per 4 blocks: low, high, both
- * cross terms), summed unreduced over the batch with vpternlogq, the
- * middle sum folded in, the lanes added, then one two-step reduction
- * (gx_reduce) per 16 blocks ("aggregated reduction", Gueron and
- * Kounavis, Intel white paper 323640). The accumulator is XORed into
- * the batch's first block. The chain from one batch's accumulator to
- * the next (products, lane sum, reduction) is some 30 cycles, under the
- * 56 an AES-128 batch takes, so it does not set the pace.
+ * Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
+ * (a_lo ^ a_hi)(b_lo ^ b_hi), the middle corrected by the low and high
+ * sums once per batch), summed unreduced over the batch, the lanes
+ * added, the middle folded in, then one two-step reduction (gx_reduce)
+ * per batch ("aggregated reduction", Gueron and Kounavis, Intel white
+ * paper 323640). The accumulator is XORed into the batch's first block,
+ * whose product is computed last so that the others need not wait for
+ * the previous batch's reduction. The chain from one accumulator to the
+ * next (one product, three XORs, lane sum, reduction) is some 30 cycles,
+ * under what an AES-128 batch takes, so it does not set the pace.
+ *
+ * Whole messages (aesir_vaes_avx512_gcm_msg, at the end of this file):
+ * the one-shot path with a 12-byte IV for every message past the short
+ * kernel's reach (vaes_avx512_gcm_short.c), J0 to tag in one call.
  *
  * Counter. The counter block, byte-reversed once, is a little-endian
  * 128-bit integer per lane whose dword 0 is GCM's 32-bit counter; lanes

@@ -9,7 +9,9 @@
  * (start, J0, CTR, GHASH per call, length block, tag) and the message
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages of up to 16 blocks (256 bytes)
- * with a 12-byte IV and up to 15 blocks of additional data:
+ * with a 12-byte IV and up to 15 blocks of additional data (longer ones
+ * go to the whole-message kernel, aesir_vaes_avx512_gcm_msg in
+ * vaes_avx512_gcm.c, so that this entry point takes every length):
  *
  *   - AES: the counters J0 + 1 .. J0 + n (n <= 16 data blocks) in up to 4
  *     zmm of 4 blocks, and J0 in an xmm, through the rounds together. With
