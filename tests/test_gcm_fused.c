@@ -9,9 +9,24 @@
  * updates; and counters started near the inc32 wrap (set white-box in
  * the message state, since only a non-96-bit IV reaches there and no IV
  * can be chosen to land on a given J0).
+ *
+ * The one-shot path with a 12-byte IV (vaes-avx512's whole-message kernel
+ * and its short-message kernel) gets every data length 0..1100 and more
+ * around the 32-block batches, every AAD length 0..1100 (with and without
+ * data), on buffers that end or start at a page next to an inaccessible
+ * one (Linux: mmap with PROT_NONE guard pages), so that a read or write
+ * past the caller's bytes faults.
  */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
+#endif
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "check.h"
 #include "gcm_pairs.h"
@@ -256,6 +271,135 @@ static void near_wrap(size_t len, uint32_t before)
     }
 }
 
+#if defined(__linux__)
+/* A region of GUARD_CAP bytes between two PROT_NONE pages. */
+#define GUARD_CAP (3 * 4096)
+static uint8_t *guarded(void)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t cap = (GUARD_CAP + pg - 1) / pg * pg;
+    uint8_t *m = mmap(NULL, cap + 2 * pg, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m, pg, PROT_NONE) != 0 ||
+        mprotect(m + pg + cap, pg, PROT_NONE) != 0)
+        return NULL;
+    return m + pg + cap - GUARD_CAP; /* GUARD_CAP bytes, then the guard */
+}
+
+static uint8_t *g_in, *g_out, *g_aad;
+
+/* n bytes of region r at its end (at_end) or its start. */
+static uint8_t *place(uint8_t *r, size_t n, int at_end)
+{
+    return at_end ? r + GUARD_CAP - n : r;
+}
+
+/* One message with a 12-byte IV through the one-shot detached calls on
+ * every hardware pair, its buffers against guard pages: out of place, in
+ * place, open, open of a flipped bit (output wiped). */
+static void edge(size_t len, size_t aadlen, int at_end)
+{
+    uint8_t iv[12], tag_ref[16], tag[16];
+    uint8_t *in = place(g_in, len, at_end), *out = place(g_out, len, !at_end);
+    uint8_t *aad = place(g_aad, aadlen, at_end);
+    int ok;
+
+    fill(iv, sizeof(iv));
+    fill(aad, aadlen);
+    fill(pt, len);
+    CHECK_EQ(aesir_gcm_seal_detached(&refkey, iv, 12, aad, aadlen, want,
+                                     tag_ref, 16, pt, len),
+             AESIR_OK);
+    for (size_t p = 0; p < npairs; p++) {
+        if (!pair_hw[p])
+            continue;
+        memcpy(in, pt, len);
+        CHECK_EQ(aesir_gcm_seal_detached(&keys[p], iv, 12, aad, aadlen, out,
+                                         tag, 16, in, len),
+                 AESIR_OK);
+        ok = memcmp(out, want, len) == 0 && memcmp(tag, tag_ref, 16) == 0;
+        CHECK(ok);
+        if (!ok)
+            report(p, "guarded seal", len);
+        CHECK_EQ(aesir_gcm_seal_detached(&keys[p], iv, 12, aad, aadlen, in, tag,
+                                         16, in, len),
+                 AESIR_OK);
+        ok = memcmp(in, want, len) == 0 && memcmp(tag, tag_ref, 16) == 0;
+        CHECK(ok);
+        if (!ok)
+            report(p, "guarded seal in place", len);
+        CHECK_EQ(aesir_gcm_open_detached(&keys[p], iv, 12, aad, aadlen, out,
+                                         tag_ref, 16, in, len),
+                 AESIR_OK);
+        ok = memcmp(out, pt, len) == 0;
+        CHECK(ok);
+        if (!ok)
+            report(p, "guarded open", len);
+        CHECK_EQ(aesir_gcm_open_detached(&keys[p], iv, 12, aad, aadlen, in,
+                                         tag_ref, 16, in, len),
+                 AESIR_OK);
+        ok = memcmp(in, pt, len) == 0;
+        CHECK(ok);
+        if (!ok)
+            report(p, "guarded open in place", len);
+        /* a flipped bit in the ciphertext, the AAD or the tag */
+        memcpy(in, want, len);
+        memcpy(tag, tag_ref, 16);
+        {
+            size_t at = rnd() % (len + aadlen + 16);
+            uint8_t bit = (uint8_t)(1u << (rnd() % 8));
+            uint8_t *q = at < len            ? in + at
+                         : at < len + aadlen ? aad + (at - len)
+                                             : tag + (at - len - aadlen);
+            *q ^= bit;
+            memset(out, 0x5a, len);
+            CHECK_EQ(aesir_gcm_open_detached(&keys[p], iv, 12, aad, aadlen, out,
+                                             tag, 16, in, len),
+                     AESIR_E_AUTH);
+            for (size_t i = 0; i < len; i++)
+                if (out[i] != 0) {
+                    CHECK(out[i] == 0);
+                    break;
+                }
+            *q ^= bit;
+        }
+    }
+}
+
+static void edges(void)
+{
+    if (g_in == NULL) { /* once, for all key sizes */
+        g_in = guarded();
+        g_out = guarded();
+        g_aad = guarded();
+    }
+    CHECK(g_in != NULL && g_out != NULL && g_aad != NULL);
+    if (g_in == NULL || g_out == NULL || g_aad == NULL)
+        return;
+    /* every data length up to 1100 (short kernel, one batch, tails of
+     * every shape), with AAD of 0..600 bytes */
+    for (size_t len = 0; len <= 1100; len++)
+        edge(len, len % 3 == 0 ? 0 : rnd() % 601, len % 2);
+    /* two and three batches and their tails */
+    for (size_t len = 1020; len <= 1560; len += 1 + rnd() % 4)
+        edge(len, rnd() % 40, len % 2);
+    /* every AAD length up to 1100: alone (GMAC), with short data, with a
+     * batch and a tail */
+    for (size_t aadlen = 0; aadlen <= 1100; aadlen++) {
+        edge(0, aadlen, aadlen % 2);
+        edge(1 + rnd() % 64, aadlen, aadlen % 2);
+        if (aadlen % 4 == 0)
+            edge(500 + rnd() % 600, aadlen, aadlen % 2);
+    }
+}
+#else
+static void edges(void)
+{
+}
+#endif
+
 int main(void)
 {
     static const size_t big[] = {4099,  5000,  8192,  8195, 16384,
@@ -279,6 +423,7 @@ int main(void)
         for (uint32_t before = 1; before <= 70; before += 3)
             near_wrap(16 * before + before % 16, before);
         near_wrap(4096, 100);
+        edges();
     }
     printf("%u passed, %u failed\n", check_passed, check_failed);
     return check_failed != 0;

@@ -140,7 +140,11 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
  * and additional data short enough for it (it returns -1 without writing
  * anything when they are not, 0 when done). gcm.c compares the tag of a
- * decryption and wipes out on a mismatch.
+ * decryption and wipes out on a mismatch. tag may be the caller's own
+ * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
+ * just past out), so it is written only after all of in has been read.
+ * vaes-avx512's takes every length (vaes_avx512_gcm.c's whole-message
+ * kernel behind its short one).
  */
 typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t iv[12], const uint8_t *aad,

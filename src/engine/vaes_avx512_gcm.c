@@ -1,6 +1,7 @@
 /*
  * vaes_avx512_gcm.c -- the fused GCM kernels of vaes-avx512 (gcm_enc,
- * gcm_dec; internal.h, aesir_gcm_fn): CTR with GCM's inc32 counter and
+ * gcm_dec; internal.h, aesir_gcm_fn; and the whole-message path behind
+ * gcm_short): CTR with GCM's inc32 counter and
  * GHASH of the ciphertext in one pass, the AES rounds of 16 blocks on
  * zmm interleaved with the carry-less products of 16 others, for the
  * GHASH engine ghash-vpclmul-avx512 (whose key layout they read).
@@ -42,14 +43,20 @@
  *   hk + 384: [K8  K7  K6  K5 ]  <- blocks 8..11
  *   hk + 448: [K4  K3  K2  K1 ]  <- blocks 12..15
  *
- * Products are schoolbook (4 vpclmulqdq per 4 blocks: low, high, both
- * cross terms), summed unreduced over the batch with vpternlogq, the
- * middle sum folded in, the lanes added, then one two-step reduction
- * (gx_reduce) per 16 blocks ("aggregated reduction", Gueron and
- * Kounavis, Intel white paper 323640). The accumulator is XORed into
- * the batch's first block. The chain from one batch's accumulator to
- * the next (products, lane sum, reduction) is some 30 cycles, under the
- * 56 an AES-128 batch takes, so it does not set the pace.
+ * Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
+ * (a_lo ^ a_hi)(b_lo ^ b_hi), the middle corrected by the low and high
+ * sums once per batch), summed unreduced over the batch, the lanes
+ * added, the middle folded in, then one two-step reduction (gx_reduce)
+ * per batch ("aggregated reduction", Gueron and Kounavis, Intel white
+ * paper 323640). The accumulator is XORed into the batch's first block,
+ * whose product is computed last so that the others need not wait for
+ * the previous batch's reduction. The chain from one accumulator to the
+ * next (one product, three XORs, lane sum, reduction) is some 30 cycles,
+ * under what an AES-128 batch takes, so it does not set the pace.
+ *
+ * Whole messages (aesir_vaes_avx512_gcm_msg, at the end of this file):
+ * the one-shot path with a 12-byte IV for every message past the short
+ * kernel's reach (vaes_avx512_gcm_short.c), J0 to tag in one call.
  *
  * Counter. The counter block, byte-reversed once, is a little-endian
  * 128-bit integer per lane whose dword 0 is GCM's 32-bit counter; lanes
@@ -164,21 +171,26 @@ struct g5_acc {
 };
 
 /* d (byte-reversed blocks) times k (4 powers), lane by lane, into a;
- * first: a starts here. */
+ * first: a starts here. Karatsuba: three products per lane, the middle
+ * one (d_lo ^ d_hi)(k_lo ^ k_hi), whose sum g5_finish corrects by the
+ * sums of the other two. On Zen 4 a zmm vpclmulqdq issues every other
+ * cycle, so the fourth product of the schoolbook form cost two cycles per
+ * 4 blocks; the two shuffles and XORs that replace it go to other pipes. */
 ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, int first)
 {
     vec lo = _mm512_clmulepi64_epi128(d, k, 0x00);
     vec hi = _mm512_clmulepi64_epi128(d, k, 0x11);
-    vec m0 = _mm512_clmulepi64_epi128(d, k, 0x01);
-    vec m1 = _mm512_clmulepi64_epi128(d, k, 0x10);
+    vec md = _mm512_clmulepi64_epi128(
+        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)),
+        _mm512_xor_si512(k, _mm512_shuffle_epi32(k, _MM_PERM_BADC)), 0x00);
     if (first) {
         a->lo = lo;
         a->hi = hi;
-        a->mid = _mm512_xor_si512(m0, m1);
+        a->mid = md;
     } else {
         a->lo = _mm512_xor_si512(a->lo, lo);
         a->hi = _mm512_xor_si512(a->hi, hi);
-        a->mid = g5_xor3(a->mid, m0, m1);
+        a->mid = _mm512_xor_si512(a->mid, md);
     }
 }
 
@@ -191,12 +203,15 @@ ENGINE_INLINE __m128i g5_hsum(vec v)
                          _mm256_extracti128_si256(t, 1));
 }
 
-/* The reduced sum: the next accumulator. */
+/* The reduced sum: the next accumulator. The lanes are added first,
+ * then the middle (Karatsuba's, less the low and high sums) folded in on
+ * 128 bits. */
 ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
 {
-    vec lo = _mm512_xor_si512(a->lo, _mm512_bslli_epi128(a->mid, 8));
-    vec hi = _mm512_xor_si512(a->hi, _mm512_bsrli_epi128(a->mid, 8));
-    return gx_reduce(g5_hsum(lo), g5_hsum(hi));
+    __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
+    __m128i mid = _mm_ternarylogic_epi64(g5_hsum(a->mid), lo, hi, 0x96);
+    return gx_reduce(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)),
+                     _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
 }
 
 /* What every kernel keeps. The round keys and hash-key powers are not
@@ -315,11 +330,13 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
         g5_round(s, x, G5_V, r);
         /* hash vector j after round j + 1 (nr - 1 >= 9 >= G5_V) */
         if (hash && r - 1 < G5_V) {
-            const unsigned j = r - 1;
+            /* vector 0, which takes the accumulator, last (as in
+             * g5_hash_batch) */
+            const unsigned j = r % G5_V;
             vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
             if (j == 0)
                 d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-            g5_mul(&a, d, g5_loadu(kt + 64 * j), j == 0);
+            g5_mul(&a, d, g5_loadu(kt + 64 * j), r == 1);
         }
     }
     if (hash)
@@ -338,12 +355,17 @@ ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
 {
     const uint8_t *kt = s->hk + 16 * (32 - G5_B);
     struct g5_acc a;
+    /* vector 0, which takes the accumulator, last: the products of the
+     * others do not wait for the previous batch's reduction, and the
+     * chain from one accumulator to the next is one product, three XORs
+     * and the reduction */
     G5_UNROLL
-    for (unsigned j = 0; j < G5_V; j++) {
+    for (unsigned i = 1; i <= G5_V; i++) {
+        const unsigned j = i % G5_V;
         vec p = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
         if (j == 0)
             p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p, g5_loadu(kt + 64 * j), j == 0);
+        g5_mul(&a, p, g5_loadu(kt + 64 * j), i == 1);
     }
     s->acc = g5_finish(&a);
 }
@@ -513,6 +535,289 @@ size_t aesir_vaes_avx512_gcm_dec(const void *rk, unsigned nr, const void *hk,
         done = g5_dec14(rk, hk, ctr, y, out, in, len);
     aesir_wipe_stack(G5_STACK);
     return done;
+}
+
+/* ---- whole messages (12-byte IV) ------------------------------------- */
+
+/*
+ * The one-shot path for messages past the short kernel's reach
+ * (vaes_avx512_gcm_short.c hands them here): J0, E_K(J0), the additional
+ * data, the data and the length block in one call, with no state in
+ * memory between the steps. gcm.c's general path costs some 220 TSC
+ * cycles per message on top of the kernels (calls, the message state, each
+ * piece hashed and reduced alone); this one adds a few dozen.
+ *
+ * With a 12-byte IV the counter starts at J0 = IV || 1, the data at
+ * J0 + 1, and at most 2^32 - 2 blocks follow (SP 800-38D's limit, checked
+ * by gcm.c), so the low word never wraps; vpaddd on it is inc32 anyway.
+ *
+ * The last part of the data (r = 1 .. 511 bytes, ceil(r / 64) vectors, the
+ * last one loaded and stored with a byte mask) and the length block are
+ * hashed as one sum with a single reduction: block i of the rb = ceil(r /
+ * 16) blocks takes K_(rb + 1 - i), the length block K_1. Only rb = 32 (r =
+ * 497 .. 511) has no room for the length block among the 32 powers: it
+ * then follows with a product and a reduction of its own.
+ */
+
+/* The byte mask of the first n (0..64) bytes of a vector. */
+ENGINE_INLINE __mmask64 g5_bytes(size_t n)
+{
+    return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+}
+
+/* x times K_1 (the last key-area entry) added into a (Karatsuba, as
+ * g5_mul). */
+ENGINE_INLINE void g5_mul_k1(struct g5_acc *a, __m128i x, const uint8_t *hk)
+{
+    const __m128i k =
+        _mm_loadu_si128((const __m128i *)(const void *)(hk + 496));
+    const __m128i xm = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+    const __m128i km = _mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e));
+    a->lo = _mm512_xor_si512(
+        a->lo, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, k, 0x00)));
+    a->hi = _mm512_xor_si512(
+        a->hi, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, k, 0x11)));
+    a->mid = _mm512_xor_si512(
+        a->mid, _mm512_zextsi128_si512(_mm_clmulepi64_si128(xm, km, 0x00)));
+}
+
+/* acc = (acc ^ x) K_1, reduced: a lone block (the length block). */
+ENGINE_INLINE void g5_hash_one(struct g5_state *s, __m128i x)
+{
+    s->acc =
+        gx_mul(_mm_xor_si128(s->acc, x),
+               _mm_loadu_si128((const __m128i *)(const void *)(s->hk + 496)));
+}
+
+/*
+ * Hashes r = 1 .. 511 bytes at p (zero-padded to rb blocks); with len_blk
+ * (fin) the length block after them, in the same sum when rb < 32. A loop
+ * over the vectors, not unrolled: used for the additional data only.
+ */
+ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
+                                const int fin, __m128i len_blk)
+{
+    const size_t rb = (r + 15) / 16;
+    const int fold = fin && rb < 32;
+    const uint8_t *kt = s->hk + 16 * (32 - rb - (size_t)fold);
+    struct g5_acc a;
+
+    a.lo = a.mid = a.hi = _mm512_setzero_si512();
+    for (size_t j = 0; 64 * j < r; j++) {
+        vec d = _mm512_shuffle_epi8(
+            _mm512_maskz_loadu_epi8(g5_bytes(r - 64 * j), p + 64 * j),
+            g5_rev());
+        if (j == 0)
+            d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+        g5_mul(&a, d, _mm512_maskz_loadu_epi8(g5_mask(rb - 4 * j), kt + 64 * j),
+               0);
+    }
+    if (fold)
+        g5_mul_k1(&a, len_blk, s->hk);
+    s->acc = g5_finish(&a);
+    if (fin && !fold)
+        g5_hash_one(s, len_blk);
+}
+
+/* Additional data of any length; with fin the length block too (GMAC:
+ * no data follows). */
+ENGINE_INLINE void g5_hash_aad(struct g5_state *s, const uint8_t *p, size_t len,
+                               const int fin, __m128i len_blk)
+{
+    /* (The powers and their Karatsuba halves held in 16 zmm across this
+     * loop gained about 1% for GMAC at 16 KiB, and gcc 12 then gave the
+     * function an 840-byte frame, deeper than the stack wipe.) */
+    for (; len >= 16 * G5_B; len -= 16 * G5_B, p += 16 * G5_B)
+        g5_hash_batch(s, p);
+    if (len != 0)
+        g5_hash_part(s, p, len, fin, len_blk);
+    else if (fin)
+        g5_hash_one(s, len_blk);
+}
+
+/*
+ * The data's last r = 1 .. 511 bytes in n = ceil(r / 64) vectors (n a
+ * constant) and the length block. Encryption first hashes the previous
+ * batch (prev, when there is one), independent of the tail's AES.
+ */
+ENGINE_INLINE void g5_last(struct g5_state *s, const unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t r, const unsigned n,
+                           const uint8_t *prev, const int dec, __m128i len_blk)
+{
+    const size_t rb = (r + 15) / 16;
+    const int fold = rb < 32;
+    const __mmask64 m = g5_bytes(r - 64 * (n - 1));
+    const __mmask64 mb = g5_mask(rb - 4 * (n - 1));
+    const uint8_t *kt = s->hk + 16 * (32 - rb - (size_t)fold);
+    vec x[G5_V], d[G5_V];
+    struct g5_acc a;
+
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++)
+        d[j] = _mm512_maskz_loadu_epi8(j == n - 1 ? m : ~(__mmask64)0,
+                                       in + 64 * j);
+    g5_ctr(s, x, n);
+    if (!dec && prev != NULL)
+        g5_hash_batch(s, prev);
+    G5_UNROLL
+    for (unsigned r2 = 1; r2 < nr; r2++)
+        g5_round(s, x, n, r2);
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++)
+        x[j] = _mm512_aesenclast_epi128(x[j],
+                                        _mm512_xor_si512(g5_key(s, nr), d[j]));
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++) {
+        if (j == n - 1)
+            _mm512_mask_storeu_epi8(out + 64 * j, m, x[j]);
+        else
+            g5_storeu(out + 64 * j, x[j]);
+    }
+    G5_UNROLL
+    for (unsigned j = 0; j < n; j++) {
+        /* encryption: masked-off bytes hold keystream, zeroed */
+        vec p = _mm512_shuffle_epi8(
+            dec ? d[j]
+                : _mm512_maskz_mov_epi8(j == n - 1 ? m : ~(__mmask64)0, x[j]),
+            g5_rev());
+        if (j == 0)
+            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
+        g5_mul(&a, p,
+               _mm512_maskz_loadu_epi8(j == n - 1 ? mb : ~(__mmask64)0,
+                                       kt + 64 * j),
+               j == 0);
+    }
+    if (fold)
+        g5_mul_k1(&a, len_blk, s->hk);
+    s->acc = g5_finish(&a);
+    if (!fold)
+        g5_hash_one(s, len_blk);
+}
+
+/* E_K(J0) for the J0 in j0 (GCM byte order). */
+ENGINE_INLINE __m128i g5_ekj0(const uint8_t *rk, const unsigned nr, __m128i j0)
+{
+    __m128i e =
+        _mm_xor_si128(j0, _mm_load_si128((const __m128i *)(const void *)rk));
+    G5_UNROLL
+    for (unsigned r = 1; r < nr; r++)
+        e = _mm_aesenc_si128(
+            e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * r)));
+    return _mm_aesenclast_si128(
+        e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * nr)));
+}
+
+/* The whole message for a constant nr. */
+ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
+                          const uint8_t *hk, const uint8_t iv[12],
+                          const uint8_t *aad, size_t aad_len, uint8_t *out,
+                          const uint8_t *in, size_t len, uint8_t tag[16],
+                          const int dec)
+{
+    struct g5_state s;
+    const uint8_t *prev = NULL;
+    const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                           (long long)((uint64_t)len * 8));
+    uint64_t w0;
+    uint32_t w1;
+    __m128i j0, ekj0;
+
+    /* J0 = IV || 0^31 || 1 from an 8-byte and a 4-byte load (no stack
+     * buffer: a vector load over smaller stores stalls) */
+    memcpy(&w0, iv, 8);
+    memcpy(&w1, iv + 8, 4);
+    j0 = _mm_set_epi32(0x01000000, (int)w1, (int)(uint32_t)(w0 >> 32),
+                       (int)(uint32_t)w0);
+    ekj0 = g5_ekj0(rk, nr, j0);
+    s.rk = rk;
+    s.hk = hk;
+    /* the data's counters J0 + 1 .. J0 + 4, little-endian per lane */
+    s.c = _mm512_add_epi32(
+        g5_bcast(_mm_shuffle_epi8(j0, gx_rev_mask())),
+        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
+    s.acc = _mm_setzero_si128();
+    if (aad_len != 0)
+        g5_hash_aad(&s, aad, aad_len, len == 0, len_blk);
+    else if (len == 0)
+        g5_hash_one(&s, len_blk);
+    if (len != 0) {
+        if (dec) {
+            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
+                g5_batch(&s, nr, out, in, in, 1);
+                in += 16 * G5_B, out += 16 * G5_B;
+            }
+        } else if (len >= 16 * G5_B) {
+            g5_batch(&s, nr, out, in, NULL, 0);
+            prev = out;
+            in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
+            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
+                g5_batch(&s, nr, out, in, prev, 1);
+                prev = out;
+                in += 16 * G5_B, out += 16 * G5_B;
+            }
+        }
+        if (len == 0) {
+            if (prev != NULL)
+                g5_hash_batch(&s, prev);
+            g5_hash_one(&s, len_blk);
+        } else {
+#define LAST(n)                                                                \
+    g5_last(&s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
+            G5_TAILS((len + 63) / 64, LAST)
+#undef LAST
+        }
+    }
+    _mm_storeu_si128(
+        (__m128i *)(void *)tag,
+        _mm_xor_si128(_mm_shuffle_epi8(s.acc, gx_rev_mask()), ekj0));
+}
+
+#define G5M_FN(name, nr, dec)                                                  \
+    __attribute__((noinline)) ENGINE_FN void name(                             \
+        const uint8_t *rk, const uint8_t *hk, const uint8_t iv[12],            \
+        const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
+        size_t len, uint8_t tag[16])                                           \
+    {                                                                          \
+        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, dec);          \
+    }
+G5M_FN(g5_msg_enc10, 10, 0)
+G5M_FN(g5_msg_enc12, 12, 0)
+G5M_FN(g5_msg_enc14, 14, 0)
+G5M_FN(g5_msg_dec10, 10, 1)
+G5M_FN(g5_msg_dec12, 12, 1)
+G5M_FN(g5_msg_dec14, 14, 1)
+
+/* gcc 12 gives the whole-message kernels a frame of some 950 bytes (840
+ * of spill slots, 64-byte alignment, saved registers): nine zmm of the
+ * batches and tails and E_K(J0) among them. The wipe covers it
+ * (test_residue found E_K(J0) 1296 bytes below its stack's top with 512;
+ * 1024 bytes cost some 10-20 TSC cycles per message, measured at 512
+ * and 576 bytes). */
+#define G5M_STACK 1024
+
+int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
+                              const uint8_t iv[12], const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t tag[16], int decrypt)
+{
+    const uint8_t *k = ENGINE_RK(rk), *h = (const uint8_t *)hk;
+    if (decrypt) {
+        if (nr == 10)
+            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag);
+        else if (nr == 12)
+            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag);
+        else
+            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag);
+    } else {
+        if (nr == 10)
+            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag);
+        else if (nr == 12)
+            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag);
+        else
+            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag);
+    }
+    aesir_wipe_stack(G5M_STACK);
+    return 0;
 }
 
 #endif /* x86 */

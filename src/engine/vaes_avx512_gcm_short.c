@@ -8,12 +8,14 @@
  * which the AES and carry-less work is about a third; the rest is calls
  * (start, J0, CTR, GHASH per call, length block, tag) and the message
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
- * function; so does this one, for messages of up to 16 blocks (256 bytes)
- * with a 12-byte IV and up to 15 blocks of additional data:
+ * function; so does this one, for messages with a 12-byte IV whose data
+ * and additional data take at most 31 blocks together (larger ones
+ * go to the whole-message kernel, aesir_vaes_avx512_gcm_msg in
+ * vaes_avx512_gcm.c, so that this entry point takes every length):
  *
- *   - AES: the counters J0 + 1 .. J0 + n (n <= 16 data blocks) in up to 4
+ *   - AES: the counters J0 + 1 .. J0 + n (n <= 31 data blocks) in up to 8
  *     zmm of 4 blocks, and J0 in an xmm, through the rounds together. With
- *     a 12-byte IV the counter starts at 1, so it never passes 17 and its
+ *     a 12-byte IV the counter starts at 1, so it never passes 32 and its
  *     increments are additions to byte 15 alone (no carry to handle).
  *   - Data: masked byte loads and stores, so the last partial block needs
  *     no scalar loop and nothing past the message is read or written.
@@ -56,8 +58,7 @@
 #define GS_UNROLL _Pragma("GCC unroll 4")
 #endif
 
-#define GS_DATA 16
-#define GS_AAD 15
+#define GS_DATA 31
 #define GS_POWERS 32
 
 GS_INLINE __m512i gs_rk(const uint8_t *rk, unsigned r)
@@ -75,7 +76,7 @@ GS_INLINE __mmask64 gs_mask(size_t len, unsigned g)
 
 /*
  * Keystream for data blocks 0 .. 4 G - 1 into ks[0 .. G) and E_K(J0)
- * into *ekj0; G (1..4) is a constant once inlined, so the vectors stay in
+ * into *ekj0; G (1..8) is a constant once inlined, so the vectors stay in
  * registers through the rounds.
  */
 GS_INLINE void gs_keystream(const uint8_t *rk, unsigned nr,
@@ -257,7 +258,7 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     unsigned n = (unsigned)((len + 15) / 16);
     const uint8_t *pw = hk + 16 * (size_t)(GS_POWERS - (a + n + 1));
     struct gs_acc s;
-    __m512i ks[4];
+    __m512i ks[8];
     __m128i ekj0, y;
 
     s.lo = s.hi = s.mid = _mm512_setzero_si512();
@@ -289,8 +290,12 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
     const uint8_t *k = ENGINE_RK(rk);
     const uint8_t *h = (const uint8_t *)hk;
 
-    if (len > 16 * GS_DATA || aad_len > 16 * GS_AAD)
-        return -1;
+    /* the data, the additional data and the length block within the 32
+     * powers: one sum, one reduction */
+    if (len > 16 * GS_DATA || aad_len > 16 * (GS_POWERS - 1) ||
+        (len + 15) / 16 + (aad_len + 15) / 16 > GS_POWERS - 1)
+        return aesir_vaes_avx512_gcm_msg(rk, nr, hk, iv, aad, aad_len, out, in,
+                                         len, tag, decrypt);
     switch ((len + 63) / 64) {
     case 0: /* no data: in and out may be NULL, not to be touched */
         gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 0);
@@ -304,8 +309,20 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
     case 3:
         gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 3);
         break;
-    default:
+    case 4:
         gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 4);
+        break;
+    case 5:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 5);
+        break;
+    case 6:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 6);
+        break;
+    case 7:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 7);
+        break;
+    default:
+        gs_run(k, nr, h, iv, aad, aad_len, out, in, len, tag, decrypt, 8);
         break;
     }
     return 0;

@@ -22,5 +22,11 @@ int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr, const void *hk,
                                 const uint8_t iv[12], const uint8_t *aad,
                                 size_t aad_len, uint8_t *out, const uint8_t *in,
                                 size_t len, uint8_t tag[16], int decrypt);
+/* The same for every length (vaes_avx512_gcm.c): the short path hands
+ * it what is past its reach. */
+int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
+                              const uint8_t iv[12], const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t tag[16], int decrypt);
 
 #endif /* AESIR_VAES_GCM_H */
