@@ -318,62 +318,51 @@ ENGINE_INLINE size_t a8_gcm(const uint8_t *rk, const unsigned nr,
 }
 
 /* One function per direction and key size (nr a constant, the rounds
- * unrolled). */
-#define A8_FN(name, nr, dec)                                                   \
-    __attribute__((noinline)) ENGINE_FN size_t name(                           \
+ * unrolled), in two encodings: legacy SSE, and VEX for CPUs with AVX
+ * (three-operand instructions: no register copies before each
+ * destructive AESENC, PXOR or PSHUFB), as aesni.c's key setup does. */
+#define A8_FN(name, isa, nr, dec)                                              \
+    __attribute__((noinline, target(isa))) static size_t name(                 \
         const uint8_t *rk, const uint8_t *hk, uint8_t ctr[16], uint8_t y[16],  \
         uint8_t *out, const uint8_t *in, size_t len)                           \
     {                                                                          \
         return a8_gcm(rk, nr, hk, ctr, y, out, in, len, dec);                  \
     }
-A8_FN(aesni_gcm_enc10, 10, 0)
-A8_FN(aesni_gcm_enc12, 12, 0)
-A8_FN(aesni_gcm_enc14, 14, 0)
-A8_FN(aesni_gcm_dec10, 10, 1)
-A8_FN(aesni_gcm_dec12, 12, 1)
-A8_FN(aesni_gcm_dec14, 14, 1)
 
 /*
  * The entry points: the kernel out of line, then its frame wiped
  * (aesir_wipe_stack, internal.h; stack_wipe.h says why): 16 xmm
- * registers do not hold 8 blocks, their data, the partial products and
+ * registers do not hold 8 blocks, the counter, the partial products and
  * the accumulator, and what the compiler spills (keystream, plaintext,
  * the accumulator) must not stay in the dead frame.
  */
 #define A8_STACK 512
 
-size_t aesir_aesni_gcm_enc(const void *rk, unsigned nr, const void *hk,
-                           uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                           const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = aesni_gcm_enc10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = aesni_gcm_enc12(rk, hk, ctr, y, out, in, len);
-    else
-        done = aesni_gcm_enc14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(A8_STACK);
-    return done;
-}
+#define A8_ENTRY(name, suffix, isa, dec)                                       \
+    A8_FN(aesni_gcm_##suffix##10, isa, 10, dec)                                \
+    A8_FN(aesni_gcm_##suffix##12, isa, 12, dec)                                \
+    A8_FN(aesni_gcm_##suffix##14, isa, 14, dec)                                \
+    size_t name(const void *rk, unsigned nr, const void *hk, uint8_t ctr[16],  \
+                uint8_t y[16], uint8_t *out, const uint8_t *in, size_t len)    \
+    {                                                                          \
+        size_t done;                                                           \
+        if (len < 16)                                                          \
+            return 0;                                                          \
+        if (nr == 10)                                                          \
+            done = aesni_gcm_##suffix##10(rk, hk, ctr, y, out, in, len);       \
+        else if (nr == 12)                                                     \
+            done = aesni_gcm_##suffix##12(rk, hk, ctr, y, out, in, len);       \
+        else                                                                   \
+            done = aesni_gcm_##suffix##14(rk, hk, ctr, y, out, in, len);       \
+        aesir_wipe_stack(A8_STACK);                                            \
+        return done;                                                           \
+    }
 
-size_t aesir_aesni_gcm_dec(const void *rk, unsigned nr, const void *hk,
-                           uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                           const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = aesni_gcm_dec10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = aesni_gcm_dec12(rk, hk, ctr, y, out, in, len);
-    else
-        done = aesni_gcm_dec14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(A8_STACK);
-    return done;
-}
+#define A8_SSE "aes,pclmul,ssse3"
+#define A8_AVX "aes,pclmul,ssse3,avx"
+A8_ENTRY(aesir_aesni_gcm_enc, enc, A8_SSE, 0)
+A8_ENTRY(aesir_aesni_gcm_dec, dec, A8_SSE, 1)
+A8_ENTRY(aesir_aesni_gcm_enc_avx, enc_avx, A8_AVX, 0)
+A8_ENTRY(aesir_aesni_gcm_dec_avx, dec_avx, A8_AVX, 1)
 
 #endif /* x86 */

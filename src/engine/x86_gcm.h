@@ -19,6 +19,13 @@ size_t aesir_aesni_gcm_enc(const void *rk, unsigned nr, const void *hk,
 size_t aesir_aesni_gcm_dec(const void *rk, unsigned nr, const void *hk,
                            uint8_t ctr[16], uint8_t y[16], uint8_t *out,
                            const uint8_t *in, size_t len);
+/* The same, VEX-encoded (CPUs with AVX). */
+size_t aesir_aesni_gcm_enc_avx(const void *rk, unsigned nr, const void *hk,
+                               uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                               const uint8_t *in, size_t len);
+size_t aesir_aesni_gcm_dec_avx(const void *rk, unsigned nr, const void *hk,
+                               uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                               const uint8_t *in, size_t len);
 
 size_t aesir_vaes_avx2_gcm_enc(const void *rk, unsigned nr, const void *hk,
                                uint8_t ctr[16], uint8_t y[16], uint8_t *out,
