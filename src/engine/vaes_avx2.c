@@ -219,6 +219,12 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_ENGINE_NAME "vaes-avx2"
 #define VAES_DESCRIPTION "VAES on ymm: 2 blocks per instruction, 16 in flight"
 
+/* Fused GCM with ghash-vpclmul-avx2's key: vaes_avx2_gcm.c. */
+#include "x86_gcm.h"
+#define VAES_GCM_ENC aesir_vaes_avx2_gcm_enc
+#define VAES_GCM_DEC aesir_vaes_avx2_gcm_dec
+#define VAES_GCM_GHASH "ghash-vpclmul-avx2"
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx2(void)
