@@ -154,11 +154,6 @@ ENGINE_INLINE void g5_storeu(void *p, vec v)
     _mm512_storeu_si512(p, v);
 }
 
-ENGINE_INLINE vec g5_xor3(vec a, vec b, vec c)
-{
-    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
-}
-
 /* Byte mask of the first m blocks of a vector, m = 1..4. */
 ENGINE_INLINE __mmask64 g5_mask(size_t m)
 {
@@ -788,12 +783,13 @@ G5M_FN(g5_msg_dec12, 12, 1)
 G5M_FN(g5_msg_dec14, 14, 1)
 
 /* gcc 12 gives the whole-message kernels a frame of some 950 bytes (840
- * of spill slots, 64-byte alignment, saved registers): nine zmm of the
- * batches and tails and E_K(J0) among them. The wipe covers it
- * (test_residue found E_K(J0) 1296 bytes below its stack's top with 512;
- * 1024 bytes cost some 10-20 TSC cycles per message, measured at 512
- * and 576 bytes). */
-#define G5M_STACK 1024
+ * of spill slots, 64-byte alignment, saved registers) and clang 14 one
+ * of up to 1240 (-fstack-usage, g5_msg_enc14): nine zmm of the batches
+ * and tails, round keys and E_K(J0) among them. The wipe covers the
+ * larger plus 256, rounded to 64 (stack_wipe.h's rule; test_residue
+ * found round keys past 1024 in the clang build). Each 512 bytes cost
+ * some 10 TSC cycles per message (measured at 512 and 576 bytes). */
+#define G5M_STACK 1536
 
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,
