@@ -114,35 +114,65 @@ static inline void cm_reduce(uint64_t r[2], uint64_t w0, uint64_t w1,
     r[1] = w2;
 }
 
-/* r = a * b x (a, b as (high, low) integers): for keys, K_i K_j x =
- * K_(i+j). */
-static void cm_mul(uint64_t r[2], const uint64_t a[2], const uint64_t b[2])
+/* The 127-bit carry-less product of two 64-bit words, Karatsuba over
+ * 32-bit halves: p[1] high, p[0] low. */
+static void cm_clmul64(uint64_t p[2], uint64_t x, uint64_t y)
 {
-    uint32_t aw[4] = {(uint32_t)a[1], (uint32_t)(a[1] >> 32), (uint32_t)a[0],
-                      (uint32_t)(a[0] >> 32)};
-    uint32_t bw[4] = {(uint32_t)b[1], (uint32_t)(b[1] >> 32), (uint32_t)b[0],
-                      (uint32_t)(b[0] >> 32)};
-    uint64_t p[5] = {0, 0, 0, 0, 0};
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < 4; k++) {
-            uint64_t t = cm_clmul32(aw[i], bw[k]);
-            int s = i + k; /* at bit 32 s */
-            p[s >> 1] ^= (s & 1) ? t << 32 : t;
-            if (s & 1)
-                p[(s >> 1) + 1] ^= t >> 32;
-        }
-    cm_reduce(r, p[0], p[1], p[2], p[3]);
+    uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32);
+    uint32_t y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
+    uint64_t lo = cm_clmul32(x0, y0), hi = cm_clmul32(x1, y1);
+    uint64_t mid = cm_clmul32(x0 ^ x1, y0 ^ y1) ^ lo ^ hi;
+    p[0] = lo ^ (mid << 32);
+    p[1] = hi ^ (mid >> 32);
 }
 
+/* r = a b x reduced (a, b, r as (high, low) integers): for keys,
+ * K_i K_j x = K_(i+j). Karatsuba over 64-bit halves: 9 word products. */
+static void cm_mul(uint64_t r[2], const uint64_t a[2], const uint64_t b[2])
+{
+    uint64_t lo[2], hi[2], mid[2];
+    cm_clmul64(lo, a[1], b[1]);
+    cm_clmul64(hi, a[0], b[0]);
+    cm_clmul64(mid, a[0] ^ a[1], b[0] ^ b[1]);
+    mid[0] ^= lo[0] ^ hi[0];
+    mid[1] ^= lo[1] ^ hi[1];
+    cm_reduce(r, lo[0], lo[1] ^ mid[0], hi[0] ^ mid[1], hi[1]);
+}
+
+/* x with a zero bit inserted after each bit: the carry-less square of a
+ * 32-bit word. */
+static uint64_t cm_spread(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | (x << 16)) & 0x0000ffff0000ffffu;
+    x = (x | (x << 8)) & 0x00ff00ff00ff00ffu;
+    x = (x | (x << 4)) & 0x0f0f0f0f0f0f0f0fu;
+    x = (x | (x << 2)) & 0x3333333333333333u;
+    return (x | (x << 1)) & 0x5555555555555555u;
+}
+
+/* r = a^2 x reduced: squaring is linear over GF(2), no multiplies. */
+static void cm_sqr(uint64_t r[2], const uint64_t a[2])
+{
+    cm_reduce(r, cm_spread((uint32_t)a[1]), cm_spread((uint32_t)(a[1] >> 32)),
+              cm_spread((uint32_t)a[0]), cm_spread((uint32_t)(a[0] >> 32)));
+}
+
+/* K_1 .. K_8: four squarings and three products. */
 static void cm_init(void *hk, const uint8_t h[16])
 {
     struct ctmul_key *key = hk;
-    uint64_t k[CM_N][2]; /* k[j] = K_(j+1) */
-    aesir_ghash_key_xinv(k[0], h);
-    for (int j = 1; j < CM_N; j++)
-        cm_mul(k[j], k[j - 1], k[0]);
+    uint64_t k[CM_N + 1][2]; /* k[j] = K_j */
+    aesir_ghash_key_xinv(k[1], h);
+    cm_sqr(k[2], k[1]);
+    cm_mul(k[3], k[2], k[1]);
+    cm_sqr(k[4], k[2]);
+    cm_mul(k[5], k[4], k[1]);
+    cm_sqr(k[6], k[3]);
+    cm_mul(k[7], k[4], k[3]);
+    cm_sqr(k[8], k[4]);
     for (int j = 0; j < CM_N; j++) {
-        const uint64_t *kj = k[CM_N - 1 - j]; /* lane j: K_(8-j) */
+        const uint64_t *kj = k[CM_N - j]; /* lane j: K_(8-j) */
         uint32_t w[4] = {(uint32_t)kj[1], (uint32_t)(kj[1] >> 32),
                          (uint32_t)kj[0], (uint32_t)(kj[0] >> 32)};
         for (int v = 0; v < 4; v++)
