@@ -112,7 +112,7 @@ struct ctmul_key {
 /* ---- Key setup (scalar, the same holes on 32-bit words) ---- */
 
 /* The 63-bit carry-less product of two 32-bit words. */
-static uint64_t cm_clmul32(uint32_t x, uint32_t y)
+static inline uint64_t cm_clmul32(uint32_t x, uint32_t y)
 {
     uint64_t xc[4], yc[4], z[4] = {0, 0, 0, 0};
     for (int c = 0; c < 4; c++) {
@@ -143,7 +143,7 @@ static inline void cm_reduce(uint64_t r[2], uint64_t w0, uint64_t w1,
 
 /* The 127-bit carry-less product of two 64-bit words, Karatsuba over
  * 32-bit halves: p[1] high, p[0] low. */
-static void cm_clmul64(uint64_t p[2], uint64_t x, uint64_t y)
+static inline void cm_clmul64(uint64_t p[2], uint64_t x, uint64_t y)
 {
     uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32);
     uint32_t y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
