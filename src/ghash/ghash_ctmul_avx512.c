@@ -74,9 +74,9 @@
  * early-termination or operand-dependent path (Intel's list of "data
  * operand independent timing" instructions is the document to check
  * for a given core; not verified here). No branch or memory index depends on H
- * or the data; branches and offsets depend on the block count only. Key setup
- * is scalar (the same holes on 32-bit words, with 64-bit MUL, as in
- * ghash-ct64), squarings by bit spreading.
+ * or the data; branches and offsets depend on the block count only. Key
+ * setup uses the same multiplier lane-wise, and squarings by bit
+ * spreading.
  *
  * Batch: 8 blocks.
  */
@@ -109,22 +109,7 @@ struct ctmul_key {
     uint64_t kc[9][4][CM_N];
 };
 
-/* ---- Key setup (scalar, the same holes on 32-bit words) ---- */
-
-/* The 63-bit carry-less product of two 32-bit words. */
-static inline uint64_t cm_clmul32(uint32_t x, uint32_t y)
-{
-    uint64_t xc[4], yc[4], z[4] = {0, 0, 0, 0};
-    for (int c = 0; c < 4; c++) {
-        xc[c] = x & (M32 << c);
-        yc[c] = y & (M32 << c);
-    }
-    for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++)
-            z[(a + b) & 3] ^= xc[a] * yc[b];
-    return (z[0] & M64) | (z[1] & (M64 << 1)) | (z[2] & (M64 << 2)) |
-           (z[3] & (M64 << 3));
-}
+/* ---- Scalar helpers of the key setup ---- */
 
 /* Reduces the 256-bit reflected product w[3] (x^0 .. x^63) .. w[0]
  * (x^192 .. x^255) to r = (high, low) modulo x^128 + x^7 + x^2 + x + 1,
@@ -139,31 +124,6 @@ static inline void cm_reduce(uint64_t r[2], uint64_t w0, uint64_t w1,
     w2 ^= (w1 << 63) ^ (w1 << 62) ^ (w1 << 57);
     r[0] = w3;
     r[1] = w2;
-}
-
-/* The 127-bit carry-less product of two 64-bit words, Karatsuba over
- * 32-bit halves: p[1] high, p[0] low. */
-static inline void cm_clmul64(uint64_t p[2], uint64_t x, uint64_t y)
-{
-    uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32);
-    uint32_t y0 = (uint32_t)y, y1 = (uint32_t)(y >> 32);
-    uint64_t lo = cm_clmul32(x0, y0), hi = cm_clmul32(x1, y1);
-    uint64_t mid = cm_clmul32(x0 ^ x1, y0 ^ y1) ^ lo ^ hi;
-    p[0] = lo ^ (mid << 32);
-    p[1] = hi ^ (mid >> 32);
-}
-
-/* r = a b x reduced (a, b, r as (high, low) integers): for keys,
- * K_i K_j x = K_(i+j). Karatsuba over 64-bit halves: 9 word products. */
-static void cm_mul(uint64_t r[2], const uint64_t a[2], const uint64_t b[2])
-{
-    uint64_t lo[2], hi[2], mid[2];
-    cm_clmul64(lo, a[1], b[1]);
-    cm_clmul64(hi, a[0], b[0]);
-    cm_clmul64(mid, a[0] ^ a[1], b[0] ^ b[1]);
-    mid[0] ^= lo[0] ^ hi[0];
-    mid[1] ^= lo[1] ^ hi[1];
-    cm_reduce(r, lo[0], lo[1] ^ mid[0], hi[0] ^ mid[1], hi[1]);
 }
 
 /* x with a zero bit inserted after each bit: the carry-less square of a
@@ -183,40 +143,6 @@ static void cm_sqr(uint64_t r[2], const uint64_t a[2])
 {
     cm_reduce(r, cm_spread((uint32_t)a[1]), cm_spread((uint32_t)(a[1] >> 32)),
               cm_spread((uint32_t)a[0]), cm_spread((uint32_t)(a[0] >> 32)));
-}
-
-/* K_1 .. K_8: four squarings and three products. */
-STACK_WIPE_BODY static void cm_init_body(void *hk, const uint8_t h[16])
-{
-    struct ctmul_key *key = hk;
-    uint64_t k[CM_N + 1][2]; /* k[j] = K_j */
-    aesir_ghash_key_xinv(k[1], h);
-    cm_sqr(k[2], k[1]);
-    cm_mul(k[3], k[2], k[1]);
-    cm_sqr(k[4], k[2]);
-    cm_mul(k[5], k[4], k[1]);
-    cm_sqr(k[6], k[3]);
-    cm_mul(k[7], k[4], k[3]);
-    cm_sqr(k[8], k[4]);
-    for (int j = 0; j < CM_N; j++) {
-        const uint64_t *kj = k[CM_N - j]; /* lane j: K_(8-j) */
-        uint32_t w0 = (uint32_t)kj[1], w1 = (uint32_t)(kj[1] >> 32);
-        uint32_t w2 = (uint32_t)kj[0], w3 = (uint32_t)(kj[0] >> 32);
-        uint32_t op[9] = {w0,      w1,      w0 ^ w1,          w2, w3, w2 ^ w3,
-                          w0 ^ w2, w1 ^ w3, w0 ^ w1 ^ w2 ^ w3};
-        for (int v = 0; v < 9; v++)
-            for (int c = 0; c < 4; c++)
-                key->kc[v][c][j] = op[v] & (M32 << c);
-    }
-    aesir_wipe(k, sizeof k);
-}
-
-/* The powers of H pass through the frames of cm_mul and its helpers
- * (gcc 12: 216 + 112 + 48 + 24 bytes deep): wiped (stack_wipe.h). */
-static void cm_init(void *hk, const uint8_t h[16])
-{
-    cm_init_body(hk, h);
-    aesir_wipe_stack(704);
 }
 
 /* ---- The 8-block kernel ---- */
@@ -281,6 +207,25 @@ ENGINE_INLINE void cm_mul64(__m512i *lo, __m512i *hi, __m512i d0, __m512i d1,
     *hi = _mm512_xor_si512(h, _mm512_srli_epi64(m, 32));
 }
 
+/* The 256-bit carry-less products of the words a[0..3] (lane by lane)
+ * and the key's: w[0] (bits 0..63) .. w[3]. Karatsuba over the 64-bit
+ * halves, each by Karatsuba over words. */
+ENGINE_INLINE void cm_product(__m512i w[4], const __m512i a[4],
+                              const struct ctmul_key *key)
+{
+    __m512i l0, l1, h0, h1, m0, m1;
+    cm_mul64(&l0, &l1, a[0], a[1], key, 0);
+    cm_mul64(&h0, &h1, a[2], a[3], key, 3);
+    cm_mul64(&m0, &m1, _mm512_xor_si512(a[0], a[2]),
+             _mm512_xor_si512(a[1], a[3]), key, 6);
+    w[0] = l0;
+    w[1] = cm_xor3(l1, m0, l0);
+    w[2] = cm_xor3(h0, m1, h1);
+    w[3] = h1;
+    w[1] = _mm512_xor_si512(w[1], h0);
+    w[2] = _mm512_xor_si512(w[2], l1);
+}
+
 /* y = y H^8 + X_1 H^8 + ... + X_8 H for the 8 blocks at p, y as its
  * reflected (high, low) integer. */
 ENGINE_FN void cm_block8(const struct ctmul_key *key, uint64_t y[2],
@@ -306,16 +251,9 @@ ENGINE_FN void cm_block8(const struct ctmul_key *key, uint64_t y[2],
         a[w] = _mm512_permutex2var_epi32(lo, idx, hi);
     }
 
-    /* Karatsuba over the 64-bit halves, each by Karatsuba over words */
-    __m512i l0, l1, h0, h1, m0, m1;
-    cm_mul64(&l0, &l1, a[0], a[1], key, 0);
-    cm_mul64(&h0, &h1, a[2], a[3], key, 3);
-    cm_mul64(&m0, &m1, _mm512_xor_si512(a[0], a[2]),
-             _mm512_xor_si512(a[1], a[3]), key, 6);
-    m0 = cm_xor3(m0, l0, h0);
-    m1 = cm_xor3(m1, l1, h1);
-    cm_reduce(y, cm_hsum(l0), cm_hsum(_mm512_xor_si512(l1, m0)),
-              cm_hsum(_mm512_xor_si512(h0, m1)), cm_hsum(h1));
+    __m512i w[4];
+    cm_product(w, a, key);
+    cm_reduce(y, cm_hsum(w[0]), cm_hsum(w[1]), cm_hsum(w[2]), cm_hsum(w[3]));
 }
 
 STACK_WIPE_BODY ENGINE_FN void cm_ghash_body(const void *hk, uint8_t y[16],
@@ -347,6 +285,156 @@ STACK_WIPE_BODY ENGINE_FN void cm_ghash_body(const void *hk, uint8_t y[16],
  * values the compiler spills (stack_wipe.h; gcc 12: 224 + 8 bytes,
  * clang 14: 200 + 0). */
 STACK_WIPED_GHASH(cm_ghash, cm_ghash_body, 512)
+
+/* ---- Key setup ---- */
+
+/* The key area for the 8 lanes' keys (hi, lo): the 9 Karatsuba operands
+ * of their words, split into classes. */
+ENGINE_INLINE void cm_split(struct ctmul_key *key, __m512i lo, __m512i hi)
+{
+    __m512i w0 = lo, w1 = _mm512_srli_epi64(lo, 32);
+    __m512i w2 = hi, w3 = _mm512_srli_epi64(hi, 32);
+    __m512i op[9] = {w0,
+                     w1,
+                     _mm512_xor_si512(w0, w1),
+                     w2,
+                     w3,
+                     _mm512_xor_si512(w2, w3),
+                     _mm512_xor_si512(w0, w2),
+                     _mm512_xor_si512(w1, w3),
+                     cm_xor3(w0, w1, _mm512_xor_si512(w2, w3))};
+    for (int v = 0; v < 9; v++)
+        for (int c = 0; c < 4; c++)
+            _mm512_storeu_si512(
+                (void *)key->kc[v][c],
+                _mm512_and_si512(op[v],
+                                 _mm512_set1_epi64((long long)(M32 << c))));
+}
+
+/* cm_wordmul with the key operand k in a register, split here. */
+ENGINE_INLINE __m512i cm_wordmul_r(__m512i d, __m512i k)
+{
+    __m512i dc[4], z[4];
+    CM_UNROLL
+    for (int x = 0; x < 4; x++)
+        dc[x] = _mm512_and_si512(d, _mm512_set1_epi64((long long)(M32 << x)));
+    CM_UNROLL
+    for (int c = 0; c < 4; c++) {
+        __m512i kv =
+            _mm512_and_si512(k, _mm512_set1_epi64((long long)(M32 << c)));
+        CM_UNROLL
+        for (int x = 0; x < 4; x++) {
+            __m512i t = _mm512_mul_epu32(dc[x], kv);
+            z[(x + c) & 3] = c == 0 ? t : _mm512_xor_si512(z[(x + c) & 3], t);
+        }
+    }
+    return cm_merge(z);
+}
+
+/* The 128-bit carry-less product of words (d1, d0) and (k1, k0). */
+ENGINE_INLINE void cm_mul64_r(__m512i *lo, __m512i *hi, __m512i d0, __m512i d1,
+                              __m512i k0, __m512i k1)
+{
+    __m512i l = cm_wordmul_r(d0, k0);
+    __m512i h = cm_wordmul_r(d1, k1);
+    __m512i m = cm_xor3(
+        cm_wordmul_r(_mm512_xor_si512(d0, d1), _mm512_xor_si512(k0, k1)), l, h);
+    *lo = _mm512_xor_si512(l, _mm512_slli_epi64(m, 32));
+    *hi = _mm512_xor_si512(h, _mm512_srli_epi64(m, 32));
+}
+
+/* Lane by lane, (hi, lo) = a b x, all as (hi, lo) 64-bit lanes: for
+ * keys, K_i K_j x = K_(i+j). cm_product's Karatsuba, then cm_reduce on
+ * vectors. */
+ENGINE_INLINE void cm_lanemul(__m512i *lo, __m512i *hi, __m512i alo,
+                              __m512i ahi, __m512i blo, __m512i bhi)
+{
+    __m512i a1 = _mm512_srli_epi64(alo, 32), a3 = _mm512_srli_epi64(ahi, 32);
+    __m512i b1 = _mm512_srli_epi64(blo, 32), b3 = _mm512_srli_epi64(bhi, 32);
+    __m512i l0, l1, h0, h1, m0, m1;
+    cm_mul64_r(&l0, &l1, alo, a1, blo, b1);
+    cm_mul64_r(&h0, &h1, ahi, a3, bhi, b3);
+    cm_mul64_r(&m0, &m1, _mm512_xor_si512(alo, ahi), _mm512_xor_si512(a1, a3),
+               _mm512_xor_si512(blo, bhi), _mm512_xor_si512(b1, b3));
+    __m512i w0 = l0, w1 = cm_xor3(l1, m0, _mm512_xor_si512(l0, h0));
+    __m512i w2 = cm_xor3(h0, m1, _mm512_xor_si512(h1, l1)), w3 = h1;
+    w2 = cm_xor3(w2, w0, _mm512_srli_epi64(w0, 1));
+    w2 = cm_xor3(w2, _mm512_srli_epi64(w0, 2), _mm512_srli_epi64(w0, 7));
+    w1 = cm_xor3(w1, _mm512_slli_epi64(w0, 63), _mm512_slli_epi64(w0, 62));
+    w1 = _mm512_xor_si512(w1, _mm512_slli_epi64(w0, 57));
+    w3 = cm_xor3(w3, w1, _mm512_srli_epi64(w1, 1));
+    w3 = cm_xor3(w3, _mm512_srli_epi64(w1, 2), _mm512_srli_epi64(w1, 7));
+    w2 = cm_xor3(w2, _mm512_slli_epi64(w1, 63), _mm512_slli_epi64(w1, 62));
+    w2 = _mm512_xor_si512(w2, _mm512_slli_epi64(w1, 57));
+    *hi = w3;
+    *lo = w2;
+}
+
+ENGINE_INLINE __m512i cm_lanes(const uint64_t v[CM_N])
+{
+    return _mm512_loadu_si512((const void *)v);
+}
+
+/*
+ * K_1 .. K_8: K_2, K_4, K_8 by squaring (scalar, no multiply); then two
+ * lane-wise products on zmm, both operands in registers: [K_3 K_5 K_6] =
+ * [K_2 K_4 K_4] x [K_1 K_1 K_2], then K_7 = K_4 K_3; then the layout
+ * (lane j: K_(8-j)).
+ */
+STACK_WIPE_BODY ENGINE_FN void cm_init_body(void *hk, const uint8_t h[16])
+{
+    struct ctmul_key *key = hk;
+    uint64_t k[CM_N + 1][2]; /* k[j] = K_j as (hi, lo) */
+    uint64_t vl[CM_N], vh[CM_N];
+    __m512i lo, hi;
+
+    aesir_ghash_key_xinv(k[1], h);
+    cm_sqr(k[2], k[1]);
+    cm_sqr(k[4], k[2]);
+    cm_sqr(k[8], k[4]);
+
+    /* [K_3 K_5 K_6] = [K_2 K_4 K_4] x [K_1 K_1 K_2] */
+    lo = _mm512_set_epi64(0, 0, 0, 0, 0, (long long)k[4][1], (long long)k[4][1],
+                          (long long)k[2][1]);
+    hi = _mm512_set_epi64(0, 0, 0, 0, 0, (long long)k[4][0], (long long)k[4][0],
+                          (long long)k[2][0]);
+    cm_lanemul(&lo, &hi, lo, hi,
+               _mm512_set_epi64(0, 0, 0, 0, 0, (long long)k[2][1],
+                                (long long)k[1][1], (long long)k[1][1]),
+               _mm512_set_epi64(0, 0, 0, 0, 0, (long long)k[2][0],
+                                (long long)k[1][0], (long long)k[1][0]));
+    _mm512_storeu_si512((void *)vl, lo);
+    _mm512_storeu_si512((void *)vh, hi);
+    k[3][0] = vh[0], k[3][1] = vl[0];
+    k[5][0] = vh[1], k[5][1] = vl[1];
+    k[6][0] = vh[2], k[6][1] = vl[2];
+    /* K_7 = K_4 K_3 */
+    cm_lanemul(&lo, &hi, _mm512_set1_epi64((long long)k[4][1]),
+               _mm512_set1_epi64((long long)k[4][0]),
+               _mm512_set1_epi64((long long)k[3][1]),
+               _mm512_set1_epi64((long long)k[3][0]));
+    _mm512_storeu_si512((void *)vl, lo);
+    _mm512_storeu_si512((void *)vh, hi);
+    k[7][0] = vh[0];
+    k[7][1] = vl[0];
+
+    for (int j = 0; j < CM_N; j++) {
+        vh[j] = k[CM_N - j][0];
+        vl[j] = k[CM_N - j][1];
+    }
+    cm_split(key, cm_lanes(vl), cm_lanes(vh));
+    aesir_wipe(k, sizeof k);
+    aesir_wipe(vl, sizeof vl);
+    aesir_wipe(vh, sizeof vh);
+}
+
+/* The powers of H pass through the frame (gcc 12: 896 bytes, clang 14:
+ * 1912, its zmm spills): wiped (stack_wipe.h). */
+static void cm_init(void *hk, const uint8_t h[16])
+{
+    cm_init_body(hk, h);
+    aesir_wipe_stack(2240);
+}
 
 static const struct aesir_ghash_engine engine = {
     .name = "ghash-ctmul-avx512",
