@@ -226,8 +226,8 @@ ENGINE_INLINE void cm_product(__m512i w[4], const __m512i a[4],
     w[2] = _mm512_xor_si512(w[2], l1);
 }
 
-/* y = y H^8 + X_1 H^8 + ... + X_8 H for the 8 blocks at p, y as its
- * reflected (high, low) integer. */
+/* y = (y + X_1) H^8 + X_2 H^7 + ... + X_8 H for the 8 blocks X_i at p,
+ * y as its reflected (high, low) integer. */
 ENGINE_FN void cm_block8(const struct ctmul_key *key, uint64_t y[2],
                          const uint8_t *p)
 {
