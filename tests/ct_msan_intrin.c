@@ -118,6 +118,10 @@ DEF512(affineinv512, "gfni,avx512bw",
 DEF128(ternlog128, "avx512f,avx512vl", _mm_ternarylogic_epi32(a, b, c, 0x96))
 DEF512(ternlog512, "avx512f", _mm512_ternarylogic_epi32(a, b, c, 0x96))
 DEF512(ternlog512q, "avx512f", _mm512_ternarylogic_epi64(a, b, c, 0x96))
+DEF128(ternlog128q, "avx512f,avx512vl", _mm_ternarylogic_epi64(a, b, c, 0x96))
+DEF256(ternlog256, "avx512f,avx512vl", _mm256_ternarylogic_epi32(a, b, c, 0x96))
+DEF256(ternlog256q, "avx512f,avx512vl",
+       _mm256_ternarylogic_epi64(a, b, c, 0x96))
 
 /* An empty asm register pin (the engines' PIN, ak_pin): the identity. */
 __attribute__((target("avx512f"))) static void pin512(void)
@@ -169,6 +173,9 @@ static const struct icase cases[] = {
     {"vpternlogd xmm", "avx512f+avx512vl", 16, 3, BYTEWISE, ternlog128},
     {"vpternlogd zmm", "avx512f", 64, 3, BYTEWISE, ternlog512},
     {"vpternlogq zmm", "avx512f", 64, 3, BYTEWISE, ternlog512q},
+    {"vpternlogq xmm", "avx512f+avx512vl", 16, 3, BYTEWISE, ternlog128q},
+    {"vpternlogd ymm", "avx512f+avx512vl", 32, 3, BYTEWISE, ternlog256},
+    {"vpternlogq ymm", "avx512f+avx512vl", 32, 3, BYTEWISE, ternlog256q},
     {"empty asm pin (identity)", "avx512f", 64, 1, BYTEWISE, pin512},
     {"vmovdqu8 zmm{k}{z} load", "avx512f+avx512bw", 64, 1, MASKED, maskload512},
     {"vmovdqu8 zmm{k} store", "avx512f+avx512bw", 64, 1, MASKED, maskstore512},

@@ -19,8 +19,8 @@
  * lost). clang 14 (Debian 12's clang) and clang 19 (the newest Debian 12
  * has, tried) handle these strictly:
  *
- *   vpternlogd          _mm_ternarylogic_epi32, _mm512_ternarylogic_epi32
- *   vpternlogq          _mm512_ternarylogic_epi64
+ *   vpternlogd          _mm{,256,512}_ternarylogic_epi32
+ *   vpternlogq          _mm{,256,512}_ternarylogic_epi64
  *   gf2p8affineqb       _mm{,256,512}_gf2p8affine_epi64_epi8
  *   gf2p8affineinvqb    _mm{,256,512}_gf2p8affineinv_epi64_epi8
  *
@@ -129,6 +129,16 @@ AESIR_MSAN_INL __m128i aesir_msan_ternlog128(__m128i a, __m128i b, __m128i c,
     return r;
 }
 
+AESIR_MSAN_INL __attribute__((target("avx2"))) __m256i
+aesir_msan_ternlog256(__m256i a, __m256i b, __m256i c, int imm)
+{
+    __m256i r = {0, 0, 0, 0};
+    for (int k = 0; k < 8; k++)
+        if ((imm >> k) & 1)
+            r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+    return r;
+}
+
 AESIR_MSAN_INL __attribute__((target("avx512f"))) __m512i
 aesir_msan_ternlog512(__m512i a, __m512i b, __m512i c, int imm)
 {
@@ -145,8 +155,17 @@ aesir_msan_ternlog512(__m512i a, __m512i b, __m512i c, int imm)
 #undef _mm512_ternarylogic_epi32
 #define _mm512_ternarylogic_epi32(A, B, C, imm)                                \
     aesir_msan_ternlog512((__m512i)(A), (__m512i)(B), (__m512i)(C), (imm))
-/* vpternlogq (ghash-vpclmul-avx512's XOR3): unmasked, bit for bit the
- * same function as vpternlogd. */
+#undef _mm256_ternarylogic_epi32
+#define _mm256_ternarylogic_epi32(A, B, C, imm)                                \
+    aesir_msan_ternlog256((__m256i)(A), (__m256i)(B), (__m256i)(C), (imm))
+/* vpternlogq (ghash-vpclmul-avx512's XOR3, the GCM kernels' sums):
+ * unmasked, bit for bit the same function as vpternlogd. */
+#undef _mm_ternarylogic_epi64
+#define _mm_ternarylogic_epi64(A, B, C, imm)                                   \
+    aesir_msan_ternlog128((__m128i)(A), (__m128i)(B), (__m128i)(C), (imm))
+#undef _mm256_ternarylogic_epi64
+#define _mm256_ternarylogic_epi64(A, B, C, imm)                                \
+    aesir_msan_ternlog256((__m256i)(A), (__m256i)(B), (__m256i)(C), (imm))
 #undef _mm512_ternarylogic_epi64
 #define _mm512_ternarylogic_epi64(A, B, C, imm)                                \
     aesir_msan_ternlog512((__m512i)(A), (__m512i)(B), (__m512i)(C), (imm))
