@@ -70,6 +70,7 @@
 #include "engine.h"
 #include <immintrin.h>
 #include "ghash_x86.h"
+#include "stack_wipe.h"
 
 #include "x86_gcm.h"
 
@@ -352,21 +353,8 @@ ENGINE_INLINE size_t a8_gcm(const uint8_t *rk, const unsigned nr,
     A8_FN(aesni_gcm_##suffix##10, isa, 10, dec)                                \
     A8_FN(aesni_gcm_##suffix##12, isa, 12, dec)                                \
     A8_FN(aesni_gcm_##suffix##14, isa, 14, dec)                                \
-    size_t name(const void *rk, unsigned nr, const void *hk, uint8_t ctr[16],  \
-                uint8_t y[16], uint8_t *out, const uint8_t *in, size_t len)    \
-    {                                                                          \
-        size_t done;                                                           \
-        if (len < 16)                                                          \
-            return 0;                                                          \
-        if (nr == 10)                                                          \
-            done = aesni_gcm_##suffix##10(rk, hk, ctr, y, out, in, len);       \
-        else if (nr == 12)                                                     \
-            done = aesni_gcm_##suffix##12(rk, hk, ctr, y, out, in, len);       \
-        else                                                                   \
-            done = aesni_gcm_##suffix##14(rk, hk, ctr, y, out, in, len);       \
-        aesir_wipe_stack(A8_STACK);                                            \
-        return done;                                                           \
-    }
+    STACK_WIPED_GCM(name, aesni_gcm_##suffix##10, aesni_gcm_##suffix##12,      \
+                    aesni_gcm_##suffix##14, A8_STACK)
 
 #define A8_SSE "aes,pclmul,ssse3"
 #define A8_AVX "aes,pclmul,ssse3,avx"

@@ -16,7 +16,8 @@
  * (aesir_wipe_stack, internal.h): one memset of a kilobyte or so per
  * call, against hundreds of cycles per block of these engines. The
  * AES-instruction engines keep their secrets in registers and need this
- * only in their multi-buffer managers (aesni.c, vaes_core.h). The GHASH
+ * only in their multi-buffer managers (aesni.c, vaes_core.h) and fused
+ * GCM kernels (STACK_WIPED_GCM). The GHASH
  * engines in C (src/ghash/: ref, ct64, table4, table8) use it too.
  *
  * The bound each entry point passes: the deepest chain of frames under
@@ -77,6 +78,29 @@
     {                                                                          \
         body(hk, y, in, nblocks);                                              \
         aesir_wipe_stack(bytes);                                               \
+    }
+
+/* aesir_gcm_fn (internal.h): the fused GCM kernels of the AES-instruction
+ * engines, one kernel per key size (f10, f12, f14, taking rk, hk, ctr, y,
+ * out, in, len: nr a constant, the rounds unrolled, the keys in
+ * registers). The entry point does nothing below one block, picks the
+ * kernel by nr and wipes what the compiler spilled of blocks, keystream
+ * and sums. Not static: the engine's struct is in another file. */
+#define STACK_WIPED_GCM(name, f10, f12, f14, bytes)                            \
+    size_t name(const void *rk, unsigned nr, const void *hk, uint8_t ctr[16],  \
+                uint8_t y[16], uint8_t *out, const uint8_t *in, size_t len)    \
+    {                                                                          \
+        size_t done;                                                           \
+        if (len < 16)                                                          \
+            return 0;                                                          \
+        if (nr == 10)                                                          \
+            done = f10(rk, hk, ctr, y, out, in, len);                          \
+        else if (nr == 12)                                                     \
+            done = f12(rk, hk, ctr, y, out, in, len);                          \
+        else                                                                   \
+            done = f14(rk, hk, ctr, y, out, in, len);                          \
+        aesir_wipe_stack(bytes);                                               \
+        return done;                                                           \
     }
 
 #endif /* AESIR_STACK_WIPE_H */

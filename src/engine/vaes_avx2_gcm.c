@@ -76,6 +76,7 @@
 #include "engine.h"
 #include <immintrin.h>
 #include "ghash_x86.h"
+#include "stack_wipe.h"
 
 #include "x86_gcm.h"
 
@@ -429,38 +430,10 @@ G2_FN(vaes_avx2_gcm_dec14, 14, 1)
  */
 #define G2_STACK 832
 
-size_t aesir_vaes_avx2_gcm_enc(const void *rk, unsigned nr, const void *hk,
-                               uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                               const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = vaes_avx2_gcm_enc10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = vaes_avx2_gcm_enc12(rk, hk, ctr, y, out, in, len);
-    else
-        done = vaes_avx2_gcm_enc14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(G2_STACK);
-    return done;
-}
+STACK_WIPED_GCM(aesir_vaes_avx2_gcm_enc, vaes_avx2_gcm_enc10,
+                vaes_avx2_gcm_enc12, vaes_avx2_gcm_enc14, G2_STACK)
 
-size_t aesir_vaes_avx2_gcm_dec(const void *rk, unsigned nr, const void *hk,
-                               uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                               const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = vaes_avx2_gcm_dec10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = vaes_avx2_gcm_dec12(rk, hk, ctr, y, out, in, len);
-    else
-        done = vaes_avx2_gcm_dec14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(G2_STACK);
-    return done;
-}
+STACK_WIPED_GCM(aesir_vaes_avx2_gcm_dec, vaes_avx2_gcm_dec10,
+                vaes_avx2_gcm_dec12, vaes_avx2_gcm_dec14, G2_STACK)
 
 #endif /* x86 */

@@ -119,6 +119,7 @@
 #include "engine.h"
 #include <immintrin.h>
 #include "ghash_x86.h"
+#include "stack_wipe.h"
 
 #include "vaes_gcm.h"
 
@@ -498,39 +499,11 @@ G5_FN(g5_dec14, 14, 1)
  */
 #define G5_STACK 512
 
-size_t aesir_vaes_avx512_gcm_enc(const void *rk, unsigned nr, const void *hk,
-                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                                 const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = g5_enc10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = g5_enc12(rk, hk, ctr, y, out, in, len);
-    else
-        done = g5_enc14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(G5_STACK);
-    return done;
-}
+STACK_WIPED_GCM(aesir_vaes_avx512_gcm_enc, g5_enc10, g5_enc12, g5_enc14,
+                G5_STACK)
 
-size_t aesir_vaes_avx512_gcm_dec(const void *rk, unsigned nr, const void *hk,
-                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
-                                 const uint8_t *in, size_t len)
-{
-    size_t done;
-    if (len < 16)
-        return 0;
-    if (nr == 10)
-        done = g5_dec10(rk, hk, ctr, y, out, in, len);
-    else if (nr == 12)
-        done = g5_dec12(rk, hk, ctr, y, out, in, len);
-    else
-        done = g5_dec14(rk, hk, ctr, y, out, in, len);
-    aesir_wipe_stack(G5_STACK);
-    return done;
-}
+STACK_WIPED_GCM(aesir_vaes_avx512_gcm_dec, g5_dec10, g5_dec12, g5_dec14,
+                G5_STACK)
 
 /* ---- whole messages (12-byte IV) ------------------------------------- */
 
