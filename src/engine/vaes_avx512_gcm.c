@@ -374,15 +374,20 @@ ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
  * at hk + 16 (32 - r + 4 j), masked like the data (no read past the
  * table). Encryption first hashes the last batch (prev, when there is
  * one): independent of the tail's AES, so the two overlap.
+ *
+ * g5_tail_pass is that pass for this tail and for a whole message's last
+ * bytes (g5_last): m masks the last data vector (whole blocks here, bytes
+ * there), mk the last vector of powers from kt; the products are left
+ * in a for the caller to finish.
  */
-ENGINE_INLINE void g5_tail(struct g5_state *s, const unsigned nr, uint8_t *out,
-                           const uint8_t *in, size_t r, const unsigned n,
-                           const uint8_t *prev, const int dec)
+ENGINE_INLINE void g5_tail_pass(struct g5_state *s, const unsigned nr,
+                                uint8_t *out, const uint8_t *in,
+                                const unsigned n, const __mmask64 m,
+                                const __mmask64 mk, const uint8_t *kt,
+                                const uint8_t *prev, const int dec,
+                                struct g5_acc *a)
 {
-    const __mmask64 m = g5_mask(r - 4 * (n - 1));
-    const uint8_t *kt = s->hk + 16 * (32 - r);
     vec x[G5_V], d[G5_V];
-    struct g5_acc a;
 
     G5_UNROLL
     for (unsigned j = 0; j < n; j++)
@@ -407,14 +412,28 @@ ENGINE_INLINE void g5_tail(struct g5_state *s, const unsigned nr, uint8_t *out,
     }
     G5_UNROLL
     for (unsigned j = 0; j < n; j++) {
-        const __mmask64 mj = j == n - 1 ? m : ~(__mmask64)0;
-        /* encryption: masked-off lanes hold keystream, zeroed */
+        /* encryption: masked-off bytes hold keystream, zeroed */
         vec p = _mm512_shuffle_epi8(
-            dec ? d[j] : _mm512_maskz_mov_epi8(mj, x[j]), g5_rev());
+            dec ? d[j]
+                : _mm512_maskz_mov_epi8(j == n - 1 ? m : ~(__mmask64)0, x[j]),
+            g5_rev());
         if (j == 0)
             p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p, _mm512_maskz_loadu_epi8(mj, kt + 64 * j), j == 0);
+        g5_mul(a, p,
+               _mm512_maskz_loadu_epi8(j == n - 1 ? mk : ~(__mmask64)0,
+                                       kt + 64 * j),
+               j == 0);
     }
+}
+
+ENGINE_INLINE void g5_tail(struct g5_state *s, const unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t r, const unsigned n,
+                           const uint8_t *prev, const int dec)
+{
+    const __mmask64 m = g5_mask(r - 4 * (n - 1));
+    struct g5_acc a;
+
+    g5_tail_pass(s, nr, out, in, n, m, m, s->hk + 16 * (32 - r), prev, dec, &a);
     s->acc = g5_finish(&a);
 }
 
@@ -614,47 +633,11 @@ ENGINE_INLINE void g5_last(struct g5_state *s, const unsigned nr, uint8_t *out,
 {
     const size_t rb = (r + 15) / 16;
     const int fold = rb < 32;
-    const __mmask64 m = g5_bytes(r - 64 * (n - 1));
-    const __mmask64 mb = g5_mask(rb - 4 * (n - 1));
-    const uint8_t *kt = s->hk + 16 * (32 - rb - (size_t)fold);
-    vec x[G5_V], d[G5_V];
     struct g5_acc a;
 
-    G5_UNROLL
-    for (unsigned j = 0; j < n; j++)
-        d[j] = _mm512_maskz_loadu_epi8(j == n - 1 ? m : ~(__mmask64)0,
-                                       in + 64 * j);
-    g5_ctr(s, x, n);
-    if (!dec && prev != NULL)
-        g5_hash_batch(s, prev);
-    G5_UNROLL
-    for (unsigned r2 = 1; r2 < nr; r2++)
-        g5_round(s, x, n, r2);
-    G5_UNROLL
-    for (unsigned j = 0; j < n; j++)
-        x[j] = _mm512_aesenclast_epi128(x[j],
-                                        _mm512_xor_si512(g5_key(s, nr), d[j]));
-    G5_UNROLL
-    for (unsigned j = 0; j < n; j++) {
-        if (j == n - 1)
-            _mm512_mask_storeu_epi8(out + 64 * j, m, x[j]);
-        else
-            g5_storeu(out + 64 * j, x[j]);
-    }
-    G5_UNROLL
-    for (unsigned j = 0; j < n; j++) {
-        /* encryption: masked-off bytes hold keystream, zeroed */
-        vec p = _mm512_shuffle_epi8(
-            dec ? d[j]
-                : _mm512_maskz_mov_epi8(j == n - 1 ? m : ~(__mmask64)0, x[j]),
-            g5_rev());
-        if (j == 0)
-            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p,
-               _mm512_maskz_loadu_epi8(j == n - 1 ? mb : ~(__mmask64)0,
-                                       kt + 64 * j),
-               j == 0);
-    }
+    g5_tail_pass(s, nr, out, in, n, g5_bytes(r - 64 * (n - 1)),
+                 g5_mask(rb - 4 * (n - 1)),
+                 s->hk + 16 * (32 - rb - (size_t)fold), prev, dec, &a);
     if (fold)
         g5_mul_k1(&a, len_blk, s->hk);
     s->acc = g5_finish(&a);
@@ -757,12 +740,12 @@ G5M_FN(g5_msg_dec14, 14, 1)
 
 /* gcc 12 gives the whole-message kernels a frame of some 950 bytes (840
  * of spill slots, 64-byte alignment, saved registers) and clang 14 one
- * of up to 1240 (-fstack-usage, g5_msg_enc14): nine zmm of the batches
+ * of up to 1288 (-fstack-usage, g5_msg_enc14): nine zmm of the batches
  * and tails, round keys and E_K(J0) among them. The wipe covers the
  * larger plus 256, rounded to 64 (stack_wipe.h's rule; test_residue
  * found round keys past 1024 in the clang build). Each 512 bytes cost
  * some 10 TSC cycles per message (measured at 512 and 576 bytes). */
-#define G5M_STACK 1536
+#define G5M_STACK 1600
 
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,
