@@ -240,7 +240,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 
 /* Fused GCM: vaes_avx512_gcm.c (bulk), vaes_avx512_gcm_short.c (whole
  * short messages). */
-#include "vaes_gcm.h"
+#include "x86_gcm.h"
 #define VAES_GCM_ENC aesir_vaes_avx512_gcm_enc
 #define VAES_GCM_DEC aesir_vaes_avx512_gcm_dec
 #define VAES_GCM_SHORT aesir_vaes_avx512_gcm_short

@@ -121,7 +121,7 @@
 #include "ghash_x86.h"
 #include "stack_wipe.h"
 
-#include "vaes_gcm.h"
+#include "x86_gcm.h"
 
 typedef __m512i vec;
 

@@ -34,7 +34,7 @@
  * keystream and E_K(J0) stay in registers; nothing goes to the stack.
  */
 #include "engine.h"
-#include "vaes_gcm.h"
+#include "x86_gcm.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 

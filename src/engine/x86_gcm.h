@@ -1,9 +1,11 @@
 /*
- * x86_gcm.h -- the fused GCM kernels (aesir_gcm_fn, internal.h) of the
- * x86 engines other than vaes-avx512 (whose are in vaes_gcm.h):
+ * x86_gcm.h -- the fused GCM kernels (aesir_gcm_fn, aesir_gcm_short_fn;
+ * internal.h) of the x86 engines, each in a file beside its engine:
  *
- *   aesni_gcm.c       aesni on xmm, partner ghash-clmul
- *   vaes_avx2_gcm.c   vaes-avx2 on ymm, partner ghash-vpclmul-avx2
+ *   aesni_gcm.c              aesni on xmm, partner ghash-clmul
+ *   vaes_avx2_gcm.c          vaes-avx2 on ymm, partner ghash-vpclmul-avx2
+ *   vaes_avx512_gcm.c,       vaes-avx512 on zmm, partner
+ *   vaes_avx512_gcm_short.c  ghash-vpclmul-avx512 (bulk and whole messages)
  *
  * The engine files put them in their struct aesir_engine with the
  * partner's name; gcm.c calls them only with that GHASH engine's key.
@@ -33,5 +35,24 @@ size_t aesir_vaes_avx2_gcm_enc(const void *rk, unsigned nr, const void *hk,
 size_t aesir_vaes_avx2_gcm_dec(const void *rk, unsigned nr, const void *hk,
                                uint8_t ctr[16], uint8_t y[16], uint8_t *out,
                                const uint8_t *in, size_t len);
+
+size_t aesir_vaes_avx512_gcm_enc(const void *rk, unsigned nr, const void *hk,
+                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                                 const uint8_t *in, size_t len);
+size_t aesir_vaes_avx512_gcm_dec(const void *rk, unsigned nr, const void *hk,
+                                 uint8_t ctr[16], uint8_t y[16], uint8_t *out,
+                                 const uint8_t *in, size_t len);
+/* The whole-message path for short messages (aesir_gcm_short_fn),
+ * vaes_avx512_gcm_short.c. */
+int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr, const void *hk,
+                                const uint8_t iv[12], const uint8_t *aad,
+                                size_t aad_len, uint8_t *out, const uint8_t *in,
+                                size_t len, uint8_t tag[16], int decrypt);
+/* The same for every length (vaes_avx512_gcm.c): the short path hands
+ * it what is past its reach. */
+int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
+                              const uint8_t iv[12], const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t tag[16], int decrypt);
 
 #endif /* AESIR_X86_GCM_H */
