@@ -1,0 +1,421 @@
+/*
+ * cmac.c -- CMAC (NIST SP 800-38B; RFC 4493 for AES-128), written once on
+ * top of an AES engine's CBC-MAC chain.
+ *
+ * CMAC is the CBC-MAC of the message with the last block masked: with
+ * L = E_K(0^128), K1 = dbl(L) and K2 = dbl(K1) (SP 800-38B 6.1), a whole
+ * last block is XORed with K1, a partial (or empty) one is padded with
+ * 10* and XORed with K2 (6.2, steps 3-6). The mask is what makes the
+ * CBC-MAC secure for messages of any length; it also means the last
+ * block cannot be processed before the message is known to end, so the
+ * incremental API holds back up to 16 bytes (1..16 once anything came).
+ *
+ * One message is one chain, each block waiting for the one before: its
+ * speed is the AES latency. The chain goes to the engine's fastest
+ * single-chain path: its multi-buffer CBC-MAC hook with one lane (aesni
+ * and the VAES engines: the serial kernel of aes_x86_serial.h, with the
+ * round-0 key folded into the last round), else its CBC encryption into
+ * a small buffer that is wiped, else the generic code. Many messages at
+ * once (aesir_cmac_many) go through aesir_cbc_mac_many, whose lanes
+ * interleave the chains; each message's last block is done here.
+ *
+ * What is secret: the key, L, K1, K2, the chaining value and the data.
+ * The code branches on lengths only; dbl() has no branch on the top bit;
+ * tags are compared with aesir_ct_compare.
+ */
+#include "cmac.h"
+#include "ct.h"
+
+/* ---- pieces shared with SIV and XAES ---------------------------------- */
+
+void aesir_dbl(uint8_t out[16], const uint8_t in[16])
+{
+    uint64_t hi = aesir_load_be64(in), lo = aesir_load_be64(in + 8);
+    /* all ones when the top bit is set: the reduction by x^128 = x^7 +
+     * x^2 + x + 1 (0x87), applied by a mask, not a branch */
+    uint64_t mask = 0 - (hi >> 63);
+
+    hi = (hi << 1) | (lo >> 63);
+    lo = (lo << 1) ^ (mask & 0x87);
+    aesir_store_be64(out, hi);
+    aesir_store_be64(out + 8, lo);
+}
+
+void aesir_cmac_subkeys(const struct aesir_key_state *ks, uint8_t k1[16],
+                        uint8_t k2[16])
+{
+    uint8_t l[16] = {0};
+
+    ks->engine->encrypt(ks->rk_enc, ks->nr, l, l, 1);
+    aesir_dbl(k1, l);
+    aesir_dbl(k2, k1);
+    aesir_wipe(l, sizeof(l));
+}
+
+/* Blocks per call of the buffered chain: 256 bytes of stack. */
+#define SINK 16
+
+void aesir_cmac_chain(const struct aesir_key_state *ks, uint8_t x[16],
+                      const uint8_t *in, size_t nblocks)
+{
+    const struct aesir_engine *e = ks->engine;
+
+    if (nblocks == 0)
+        return;
+    if (e->cbc_mac_many != NULL) {
+        /* one lane: the engine's manager sends it straight to its serial
+         * CBC-MAC kernel (lanes.h, mb_manage) */
+        struct aesir_cbc_lane lane;
+        lane.rk = ks->rk_enc;
+        lane.in = in;
+        lane.out = NULL;
+        lane.nblocks = nblocks;
+        memcpy(lane.iv, x, 16);
+        e->cbc_mac_many(ks->nr, &lane, 1);
+        memcpy(x, lane.iv, 16);
+        aesir_wipe(lane.iv, 16);
+        return;
+    }
+    {
+        /* CBC encryption whose ciphertext (the chain's inner values,
+         * secret) goes to a buffer wiped after */
+        uint8_t sink[16 * SINK];
+        size_t most = nblocks < SINK ? nblocks : SINK;
+        while (nblocks > 0) {
+            size_t n = nblocks < SINK ? nblocks : SINK;
+            aesir_cbc_run(ks, AESIR_ENCRYPT, x, sink, in, n);
+            in += 16 * n, nblocks -= n;
+        }
+        aesir_wipe(sink, 16 * most);
+    }
+}
+
+/* ---- key -------------------------------------------------------------- */
+
+const struct cmac_key_state *aesir_cmac_key_state(const aesir_cmac_key *key)
+{
+    const struct cmac_key_state *k;
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return NULL;
+    k = (const struct cmac_key_state *)(const void *)key->opaque;
+    if (k->magic != CMAC_KEY_MAGIC ||
+        aesir_key_state(&k->aes, AESIR_ENCRYPT) == NULL)
+        return NULL;
+    return k;
+}
+
+int aesir_cmac_setup(struct cmac_key_state *st, const uint8_t *k,
+                     size_t key_len, const char *engine)
+{
+    int err;
+
+    if (k == NULL)
+        return AESIR_E_ARGUMENT;
+    err = aesir_aes_init_ex(&st->aes, k, key_len, engine, AESIR_ENCRYPT);
+    if (err != AESIR_OK)
+        return err;
+    aesir_cmac_subkeys(aesir_cmac_aes(st), st->k1, st->k2);
+    st->magic = CMAC_KEY_MAGIC;
+    return AESIR_OK;
+}
+
+void aesir_cmac_clear(aesir_cmac_key *key)
+{
+    if (key != NULL) /* through void *: a misaligned key is wiped too */
+        aesir_wipe((void *)key, sizeof(aesir_cmac_key));
+}
+
+int aesir_cmac_init_ex(aesir_cmac_key *key, const uint8_t *k, size_t key_len,
+                       const char *engine)
+{
+    int err;
+
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT; /* nothing written to a misaligned key */
+    err = aesir_cmac_setup((struct cmac_key_state *)(void *)key->opaque, k,
+                           key_len, engine);
+    if (err != AESIR_OK)
+        aesir_cmac_clear(key);
+    return err;
+}
+
+int aesir_cmac_init(aesir_cmac_key *key, const uint8_t *k, size_t key_len)
+{
+    return aesir_cmac_init_ex(key, k, key_len, NULL);
+}
+
+const char *aesir_cmac_engine(const aesir_cmac_key *key)
+{
+    const struct cmac_key_state *k = aesir_cmac_key_state(key);
+    return k == NULL ? NULL : aesir_cmac_aes(k)->engine->name;
+}
+
+/* ---- messages --------------------------------------------------------- */
+
+static void start(struct cmac_state *st, const struct cmac_key_state *k)
+{
+    memset(st, 0, sizeof(*st));
+    st->key = k;
+    st->magic = CMAC_MAGIC;
+}
+
+/* len more bytes: whatever is held back goes into the chain only when
+ * more input follows it, and so do the whole blocks of in but the last
+ * 1..16 bytes, which stay in buf. */
+static void absorb(struct cmac_state *st, const uint8_t *in, size_t len)
+{
+    const struct aesir_key_state *ks = aesir_cmac_aes(st->key);
+    size_t nb;
+
+    if (len <= 16 - st->n) {
+        memcpy(st->buf + st->n, in, len);
+        st->n += (uint32_t)len;
+        return;
+    }
+    if (st->n != 0) {
+        size_t fill = 16 - st->n;
+        memcpy(st->buf + st->n, in, fill);
+        in += fill, len -= fill; /* len > 0 still */
+        aesir_cmac_chain(ks, st->x, st->buf, 1);
+        st->n = 0;
+    }
+    nb = (len - 1) / 16;
+    aesir_cmac_chain(ks, st->x, in, nb);
+    in += 16 * nb, len -= 16 * nb;
+    memcpy(st->buf, in, len);
+    st->n = (uint32_t)len;
+}
+
+/* The full tag: the held-back block masked with K1 (whole) or padded and
+ * masked with K2, into the chain (SP 800-38B 6.2 steps 4-6). */
+static void full_tag(struct cmac_state *st, uint8_t t[16])
+{
+    const struct cmac_key_state *k = st->key;
+    const struct aesir_key_state *ks = aesir_cmac_aes(k);
+
+    if (st->n == 16) {
+        aesir_xor(st->x, st->x, st->buf, 16);
+        aesir_xor(st->x, st->x, k->k1, 16);
+    } else {
+        memset(st->buf + st->n, 0, 16 - st->n);
+        st->buf[st->n] = 0x80;
+        aesir_xor(st->x, st->x, st->buf, 16);
+        aesir_xor(st->x, st->x, k->k2, 16);
+    }
+    ks->engine->encrypt(ks->rk_enc, ks->nr, t, st->x, 1);
+}
+
+void aesir_cmac_two(const struct cmac_key_state *k, const uint8_t *a,
+                    size_t alen, const uint8_t *b, size_t blen, uint8_t tag[16])
+{
+    struct cmac_state st;
+
+    start(&st, k);
+    if (alen != 0)
+        absorb(&st, a, alen);
+    if (blen != 0)
+        absorb(&st, b, blen);
+    full_tag(&st, tag);
+    aesir_wipe(&st, sizeof(st));
+}
+
+static struct cmac_state *state_of(aesir_cmac *ctx)
+{
+    return (struct cmac_state *)(void *)ctx->opaque;
+}
+
+/* The running message behind ctx, or NULL (ended, never started, or its
+ * key cleared under it). */
+static struct cmac_state *live(aesir_cmac *ctx)
+{
+    struct cmac_state *st;
+    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+        return NULL;
+    st = state_of(ctx);
+    if (st->magic != CMAC_MAGIC ||
+        aesir_cmac_key_state((const aesir_cmac_key *)(const void *)st->key) ==
+            NULL)
+        return NULL;
+    return st;
+}
+
+static int end(aesir_cmac *ctx, int err)
+{
+    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
+        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
+    return err;
+}
+
+static int tag_len_ok(size_t tag_len)
+{
+    return tag_len >= AESIR_CMAC_MIN_TAG_BYTES &&
+           tag_len <= AESIR_CMAC_TAG_BYTES;
+}
+
+void aesir_cmac_abort(aesir_cmac *ctx)
+{
+    (void)end(ctx, AESIR_OK);
+}
+
+int aesir_cmac_start(aesir_cmac *ctx, const aesir_cmac_key *key)
+{
+    const struct cmac_key_state *k = aesir_cmac_key_state(key);
+
+    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT;
+    if (k == NULL)
+        return end(ctx, AESIR_E_STATE);
+    start(state_of(ctx), k);
+    return AESIR_OK;
+}
+
+int aesir_cmac_update(aesir_cmac *ctx, const uint8_t *msg, size_t len)
+{
+    struct cmac_state *st = live(ctx);
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (len == 0)
+        return AESIR_OK;
+    if (msg == NULL)
+        return end(ctx, AESIR_E_ARGUMENT);
+    absorb(st, msg, len);
+    return AESIR_OK;
+}
+
+int aesir_cmac_finish(aesir_cmac *ctx, uint8_t *tag, size_t tag_len)
+{
+    struct cmac_state *st = live(ctx);
+    uint8_t t[16];
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (tag == NULL || !tag_len_ok(tag_len))
+        return end(ctx, AESIR_E_ARGUMENT);
+    full_tag(st, t);
+    memcpy(tag, t, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return end(ctx, AESIR_OK);
+}
+
+/* AESIR_OK when the first tag_len bytes of t match tag, else
+ * AESIR_E_AUTH; compared in constant time. */
+static int compare(const uint8_t t[16], const uint8_t *tag, size_t tag_len)
+{
+    int bad = aesir_ct_compare(t, tag, tag_len);
+    /* Declassified (ct.h): the verdict is the return code. */
+    CT_PUBLIC(&bad, sizeof(bad));
+    return bad == 0 ? AESIR_OK : AESIR_E_AUTH;
+}
+
+int aesir_cmac_verify(aesir_cmac *ctx, const uint8_t *tag, size_t tag_len)
+{
+    struct cmac_state *st = live(ctx);
+    uint8_t t[16];
+    int err;
+
+    if (st == NULL)
+        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+    if (tag == NULL || !tag_len_ok(tag_len))
+        return end(ctx, AESIR_E_ARGUMENT);
+    full_tag(st, t);
+    err = compare(t, tag, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return end(ctx, err);
+}
+
+/* ---- one-shot --------------------------------------------------------- */
+
+static int oneshot_checks(const struct cmac_key_state *k, const uint8_t *msg,
+                          size_t len, const void *tag, size_t tag_len)
+{
+    if (k == NULL)
+        return AESIR_E_STATE;
+    if ((len != 0 && msg == NULL) || tag == NULL || !tag_len_ok(tag_len))
+        return AESIR_E_ARGUMENT;
+    return AESIR_OK;
+}
+
+int aesir_cmac_tag(const aesir_cmac_key *key, const uint8_t *msg, size_t len,
+                   uint8_t *tag, size_t tag_len)
+{
+    const struct cmac_key_state *k = aesir_cmac_key_state(key);
+    uint8_t t[16];
+    int err = oneshot_checks(k, msg, len, tag, tag_len);
+
+    if (err != AESIR_OK)
+        return err;
+    aesir_cmac_two(k, msg, len, NULL, 0, t);
+    memcpy(tag, t, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return AESIR_OK;
+}
+
+int aesir_cmac_tag_verify(const aesir_cmac_key *key, const uint8_t *msg,
+                          size_t len, const uint8_t *tag, size_t tag_len)
+{
+    const struct cmac_key_state *k = aesir_cmac_key_state(key);
+    uint8_t t[16];
+    int err = oneshot_checks(k, msg, len, tag, tag_len);
+
+    if (err != AESIR_OK)
+        return err;
+    aesir_cmac_two(k, msg, len, NULL, 0, t);
+    err = compare(t, tag, tag_len);
+    aesir_wipe(t, sizeof(t));
+    return err;
+}
+
+/* ---- many messages ---------------------------------------------------- */
+
+/* Jobs per pass: 32 CBC-MAC jobs of 64 bytes on the stack. */
+#define MANY_BATCH 32
+
+int aesir_cmac_many(aesir_cmac_job *jobs, size_t njobs)
+{
+    int first_err = AESIR_OK;
+
+    if (jobs == NULL)
+        return njobs == 0 ? AESIR_OK : AESIR_E_ARGUMENT;
+    for (size_t b = 0; b < njobs; b += MANY_BATCH) {
+        aesir_cbc_job cj[MANY_BATCH];
+        aesir_cmac_job *job[MANY_BATCH];
+        size_t m = 0, end_b = njobs - b < MANY_BATCH ? njobs : b + MANY_BATCH;
+
+        for (size_t i = b; i < end_b; i++) {
+            aesir_cmac_job *j = &jobs[i];
+            const struct cmac_key_state *k = aesir_cmac_key_state(j->key);
+            int err = k == NULL                      ? AESIR_E_STATE
+                      : j->len != 0 && j->in == NULL ? AESIR_E_ARGUMENT
+                                                     : AESIR_OK;
+            j->status = err;
+            if (err != AESIR_OK) {
+                if (first_err == AESIR_OK)
+                    first_err = err;
+                continue;
+            }
+            /* the whole blocks but the last go through the lanes */
+            cj[m].key = &k->aes;
+            cj[m].in = j->in;
+            cj[m].out = NULL;
+            cj[m].len = j->len == 0 ? 0 : (j->len - 1) / 16 * 16;
+            memset(cj[m].iv, 0, 16);
+            job[m++] = j;
+        }
+        /* every job was checked: this cannot fail */
+        int rc = aesir_cbc_mac_many(cj, m);
+        (void)rc;
+        for (size_t i = 0; i < m; i++) {
+            struct cmac_state st;
+            start(&st, aesir_cmac_key_state(job[i]->key));
+            memcpy(st.x, cj[i].iv, 16);
+            st.n = (uint32_t)(job[i]->len - cj[i].len);
+            if (st.n != 0) /* in may be NULL when len is 0 */
+                memcpy(st.buf, job[i]->in + cj[i].len, st.n);
+            full_tag(&st, job[i]->tag);
+            aesir_wipe(&st, sizeof(st));
+        }
+        aesir_wipe(cj, sizeof(cj)); /* the chaining values */
+    }
+    return first_err;
+}
