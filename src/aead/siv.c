@@ -144,6 +144,10 @@ static void siv_ctr(const struct siv_key_state *k, const uint8_t v[16],
     aesir_ctr_copy(q, v);
     q[8] &= 0x7f;
     q[12] &= 0x7f;
+    /* Declassified (ct.h): V is public, the first 16 bytes of the
+     * output (seal) or of the input (open); the engines' CTR paths
+     * branch on the counter's low bytes (aesni), as they may. */
+    CT_PUBLIC(q, sizeof(q));
     if (len >= 16) {
         aesir_ctr_blocks(ks, q, out, in, len / 16);
         out += len & ~(size_t)15, in += len & ~(size_t)15;
