@@ -16,8 +16,10 @@
  * and the VAES engines: the serial kernel of aes_x86_serial.h, with the
  * round-0 key folded into the last round), else its CBC encryption into
  * a small buffer that is wiped, else the generic code. Many messages at
- * once (aesir_cmac_many) go through aesir_cbc_mac_many, whose lanes
- * interleave the chains; each message's last block is done here.
+ * once (aesir_cmac_many) go to the engine's multi-buffer CBC-MAC hook
+ * (the lanes of cbc_many.c, interleaved across the AES pipeline), in
+ * groups of one engine and round count; each message's last block is
+ * done here.
  *
  * What is secret: the key, L, K1, K2, the chaining value and the data.
  * The code branches on lengths only; dbl() has no branch on the top bit;
@@ -30,19 +32,23 @@
 
 void aesir_dbl(uint8_t out[16], const uint8_t in[16])
 {
-    uint64_t hi = aesir_load_be64(in), lo = aesir_load_be64(in + 8);
     /* all ones when the top bit is set: the reduction by x^128 = x^7 +
-     * x^2 + x + 1 (0x87), applied by a mask, not a branch */
-    uint64_t mask = 0 - (hi >> 63);
+     * x^2 + x + 1 (0x87), applied by a mask, not a branch. Byte by byte
+     * (in may be out: byte i reads bytes i and i + 1 before it is
+     * written): on two 64-bit words gcc 12 spilled a half of the secret
+     * to the red zone, which test_residue found. */
+    uint8_t mask = (uint8_t)(0 - (in[0] >> 7));
 
-    hi = (hi << 1) | (lo >> 63);
-    lo = (lo << 1) ^ (mask & 0x87);
-    aesir_store_be64(out, hi);
-    aesir_store_be64(out + 8, lo);
+    for (int i = 0; i < 15; i++)
+        out[i] = (uint8_t)(in[i] << 1 | in[i + 1] >> 7);
+    out[15] = (uint8_t)(in[15] << 1 ^ (mask & 0x87));
 }
 
-void aesir_cmac_subkeys(const struct aesir_key_state *ks, uint8_t k1[16],
-                        uint8_t k2[16])
+/* The body of aesir_cmac_subkeys, out of line: the compilers keep
+ * pieces of L and K1 in its frame while dbl() shifts bytes (gcc 12
+ * spilled them; test_residue found them), which the wrapper wipes. */
+AESIR_NOINLINE static void subkeys_body(const struct aesir_key_state *ks,
+                                        uint8_t k1[16], uint8_t k2[16])
 {
     uint8_t l[16] = {0};
 
@@ -50,6 +56,17 @@ void aesir_cmac_subkeys(const struct aesir_key_state *ks, uint8_t k1[16],
     aesir_dbl(k1, l);
     aesir_dbl(k2, k1);
     aesir_wipe(l, sizeof(l));
+}
+
+/* Stack the body and its engine call may leave secrets in (its frame is
+ * about 120 bytes with gcc 12 and clang 14). */
+#define SUBKEYS_STACK 512
+
+void aesir_cmac_subkeys(const struct aesir_key_state *ks, uint8_t k1[16],
+                        uint8_t k2[16])
+{
+    subkeys_body(ks, k1, k2);
+    aesir_wipe_stack(SUBKEYS_STACK);
 }
 
 /* Blocks per call of the buffered chain: 256 bytes of stack. */
@@ -368,8 +385,25 @@ int aesir_cmac_tag_verify(const aesir_cmac_key *key, const uint8_t *msg,
 
 /* ---- many messages ---------------------------------------------------- */
 
-/* Jobs per pass: 32 CBC-MAC jobs of 64 bytes on the stack. */
+/* Jobs per pass: 32 lanes of 48 bytes on the stack. */
 #define MANY_BATCH 32
+
+/* The whole blocks but the last of each message in lanes[0..n) (all of
+ * one engine e and round count nr): e's multi-buffer CBC-MAC hook, which
+ * interleaves them (and wipes its stack), else one chain after another
+ * on the single-chain path. The lanes are the library's own, wiped by
+ * here: aesir_cbc_mac_many would leave each chain's last value in
+ * its frames, which for CBC-MAC is the result but for CMAC a secret. */
+static void many_chains(const struct aesir_key_state *const *ks,
+                        struct aesir_cbc_lane *lanes, size_t n)
+{
+    if (ks[0]->engine->cbc_mac_many != NULL) {
+        ks[0]->engine->cbc_mac_many(ks[0]->nr, lanes, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        aesir_cmac_chain(ks[i], lanes[i].iv, lanes[i].in, lanes[i].nblocks);
+}
 
 int aesir_cmac_many(aesir_cmac_job *jobs, size_t njobs)
 {
@@ -378,9 +412,12 @@ int aesir_cmac_many(aesir_cmac_job *jobs, size_t njobs)
     if (jobs == NULL)
         return njobs == 0 ? AESIR_OK : AESIR_E_ARGUMENT;
     for (size_t b = 0; b < njobs; b += MANY_BATCH) {
-        aesir_cbc_job cj[MANY_BATCH];
-        aesir_cmac_job *job[MANY_BATCH];
+        struct aesir_cbc_lane lanes[MANY_BATCH];
+        aesir_cmac_job *job[MANY_BATCH], *grp[MANY_BATCH];
+        const struct aesir_key_state *lks[MANY_BATCH];
+        const struct cmac_key_state *key[MANY_BATCH];
         size_t m = 0, end_b = njobs - b < MANY_BATCH ? njobs : b + MANY_BATCH;
+        unsigned char done[MANY_BATCH] = {0};
 
         for (size_t i = b; i < end_b; i++) {
             aesir_cmac_job *j = &jobs[i];
@@ -394,28 +431,44 @@ int aesir_cmac_many(aesir_cmac_job *jobs, size_t njobs)
                     first_err = err;
                 continue;
             }
-            /* the whole blocks but the last go through the lanes */
-            cj[m].key = &k->aes;
-            cj[m].in = j->in;
-            cj[m].out = NULL;
-            cj[m].len = j->len == 0 ? 0 : (j->len - 1) / 16 * 16;
-            memset(cj[m].iv, 0, 16);
+            key[m] = k;
             job[m++] = j;
         }
-        /* every job was checked: this cannot fail */
-        int rc = aesir_cbc_mac_many(cj, m);
-        (void)rc;
+        /* groups of one engine and round count, each through its hook */
         for (size_t i = 0; i < m; i++) {
-            struct cmac_state st;
-            start(&st, aesir_cmac_key_state(job[i]->key));
-            memcpy(st.x, cj[i].iv, 16);
-            st.n = (uint32_t)(job[i]->len - cj[i].len);
-            if (st.n != 0) /* in may be NULL when len is 0 */
-                memcpy(st.buf, job[i]->in + cj[i].len, st.n);
-            full_tag(&st, job[i]->tag);
-            aesir_wipe(&st, sizeof(st));
+            const struct aesir_key_state *ks = aesir_cmac_aes(key[i]);
+            size_t n = 0;
+            if (done[i])
+                continue;
+            for (size_t t = i; t < m; t++) {
+                const struct aesir_key_state *kt = aesir_cmac_aes(key[t]);
+                if (done[t] || kt->engine != ks->engine || kt->nr != ks->nr)
+                    continue;
+                done[t] = 1;
+                lks[n] = kt;
+                lanes[n].rk = kt->rk_enc;
+                lanes[n].in = job[t]->in;
+                lanes[n].out = NULL;
+                /* the whole blocks but the last 1..16 bytes */
+                lanes[n].nblocks =
+                    job[t]->len == 0 ? 0 : (job[t]->len - 1) / 16;
+                memset(lanes[n].iv, 0, 16);
+                grp[n++] = job[t];
+            }
+            many_chains(lks, lanes, n);
+            for (size_t t = 0; t < n; t++) {
+                struct cmac_state st;
+                size_t whole = 16 * lanes[t].nblocks;
+                start(&st, aesir_cmac_key_state(grp[t]->key));
+                memcpy(st.x, lanes[t].iv, 16);
+                st.n = (uint32_t)(grp[t]->len - whole);
+                if (st.n != 0) /* in may be NULL when len is 0 */
+                    memcpy(st.buf, grp[t]->in + whole, st.n);
+                full_tag(&st, grp[t]->tag);
+                aesir_wipe(&st, sizeof(st));
+            }
+            aesir_wipe(lanes, n * sizeof(lanes[0])); /* chaining values */
         }
-        aesir_wipe(cj, sizeof(cj)); /* the chaining values */
     }
     return first_err;
 }

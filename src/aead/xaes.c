@@ -57,7 +57,7 @@ int aesir_xaes_init_ex(aesir_xaes_key *key, const uint8_t k[32],
                        const char *aes_engine, const char *ghash_engine)
 {
     struct xaes_key_state *st;
-    aesir_gcm_key g;
+    const struct aesir_ghash_engine *gh = NULL;
     uint8_t k2[16];
     int err;
 
@@ -68,17 +68,18 @@ int aesir_xaes_init_ex(aesir_xaes_key *key, const uint8_t k[32],
         err = AESIR_E_ARGUMENT;
         goto fail;
     }
+    /* A named GHASH engine is checked here (as aesir_gcm_init_ex would,
+     * first), not at the first message; unnamed, each message's GCM key
+     * takes the AES engine's partner as aesir_gcm_init_ex chooses it. */
+    if (ghash_engine != NULL &&
+        (gh = aesir_ghash_checked(aesir_ghash_index(ghash_engine), &err)) ==
+            NULL)
+        goto fail;
     err = aesir_aes_init_ex(&st->aes, k, 32, aes_engine, AESIR_ENCRYPT);
     if (err != AESIR_OK)
         goto fail;
-    /* The engine pair, resolved once (and checked: a GHASH engine this
-     * CPU lacks is an error here, not at the first message) on a GCM
-     * key of k itself, wiped at once. */
-    err = aesir_gcm_init_ex(&g, k, 32, aes_engine, ghash_engine, 0);
-    if (err != AESIR_OK)
-        goto fail;
-    (void)aesir_gcm_engines(&g, &st->aes_engine, &st->ghash_engine);
-    aesir_gcm_clear(&g);
+    st->aes_engine = aesir_aes_engine(&st->aes); /* the registry's name */
+    st->ghash_engine = gh != NULL ? gh->name : NULL;
     aesir_cmac_subkeys(
         (const struct aesir_key_state *)(const void *)st->aes.opaque, st->k1,
         k2);
