@@ -927,9 +927,10 @@ AESIR_API void aesir_siv_clear(aesir_siv_key *key);
  * for none (deterministic), else nonce_len bytes (may be 0: an empty
  * component). out may equal in (in-place: the ciphertext is then moved
  * 16 bytes up). Errors: AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT
- * (NULL pointer, an ad string with NULL p and len > 0, more than
- * AESIR_SIV_MAX_AD components), AESIR_E_OUTPUT_SIZE (also when in_len
- * + 16 does not fit in a size_t). Nothing is written on error.
+ * (NULL pointer, an ad string with NULL p and len > 0, a NULL nonce
+ * with nonce_len > 0, more than AESIR_SIV_MAX_AD components),
+ * AESIR_E_OUTPUT_SIZE (also when in_len + 16 does not fit in a size_t).
+ * Nothing is written on error.
  */
 AESIR_API AESIR_WARN_UNUSED int
 aesir_siv_seal(const aesir_siv_key *key, const aesir_siv_ad *ad, size_t n_ad,
