@@ -741,6 +741,339 @@ AESIR_API const char *aesir_ghash_engine_default(void);
  * AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_SELFTEST or AESIR_E_ARGUMENT. */
 AESIR_API AESIR_WARN_UNUSED int aesir_ghash_engine_selftest(const char *name);
 
+/* ---------------------------------------------------------------------
+ * CMAC, AES-SIV, key wrap (KW, KWP) and XAES-256-GCM
+ * ------------------------------------------------------------------- */
+
+/*
+ * CMAC (NIST SP 800-38B, RFC 4493): a MAC from AES alone, the CBC-MAC of
+ * the message with its last block masked by one of two subkeys (K1 for
+ * a whole last block, K2 for a padded one), which makes it secure for
+ * messages of any length. One message is one CBC chain: its speed is
+ * the latency of the AES rounds; many messages at once
+ * (aesir_cmac_many) share the AES pipeline.
+ *
+ * Tags: 16 bytes (AESIR_CMAC_TAG_BYTES) unless you have a reason; any
+ * length from 4 to 16 bytes is taken (the truncation of SP 800-38B 6.2:
+ * the leftmost bytes). SP 800-38B Appendix A: with a t-bit tag a forgery
+ * succeeds with probability about 2^-t per try; below 8 bytes limit the
+ * number of failed verifications per key (docs/modes/cmac.md).
+ */
+#define AESIR_CMAC_TAG_BYTES 16
+#define AESIR_CMAC_MIN_TAG_BYTES 4
+
+/* aesir_cmac_key -- an AES key (encryption direction) with its CMAC
+ * subkeys K1 and K2. Opaque, AESIR_CMAC_KEY_BYTES bytes (2048), no heap;
+ * placement as for aesir_aes (16-byte aligned). May be shared by threads
+ * once set up. Clear it with aesir_cmac_clear(). */
+#define AESIR_CMAC_KEY_BYTES 2048
+typedef struct aesir_cmac_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_CMAC_KEY_BYTES];
+} aesir_cmac_key;
+
+/* aesir_cmac_init -- sets up key with an AES key of 16, 24 or 32 bytes
+ * and the default engine. Errors: AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT,
+ * AESIR_E_SELFTEST. On error key is cleared. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cmac_init(aesir_cmac_key *key, const uint8_t *k, size_t key_len);
+/* aesir_cmac_init_ex -- as aesir_cmac_init(), with the AES engine chosen
+ * by name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_cmac_init_ex(aesir_cmac_key *key,
+                                                   const uint8_t *k,
+                                                   size_t key_len,
+                                                   const char *engine);
+/* aesir_cmac_engine -- the name of the engine key uses; NULL when key is
+ * not set up. */
+AESIR_API const char *aesir_cmac_engine(const aesir_cmac_key *key);
+/* aesir_cmac_clear -- wipes key. */
+AESIR_API void aesir_cmac_clear(aesir_cmac_key *key);
+
+/*
+ * aesir_cmac_tag -- the CMAC of len bytes of msg (msg may be NULL when
+ * len is 0), its first tag_len bytes (4..16) to tag. Errors:
+ * AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT (NULL pointer, or
+ * tag_len out of range). Nothing is written on error.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cmac_tag(const aesir_cmac_key *key,
+                                               const uint8_t *msg, size_t len,
+                                               uint8_t *tag, size_t tag_len);
+/* aesir_cmac_tag_verify -- compares the CMAC of msg with the tag_len
+ * bytes of tag in constant time: AESIR_OK or AESIR_E_AUTH; other errors
+ * as aesir_cmac_tag. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cmac_tag_verify(const aesir_cmac_key *key, const uint8_t *msg, size_t len,
+                      const uint8_t *tag, size_t tag_len);
+
+/*
+ * aesir_cmac -- one message in steps: aesir_cmac_start, any number of
+ * aesir_cmac_update calls of any lengths, then aesir_cmac_finish (the
+ * tag) or aesir_cmac_verify (compared in constant time). The last block
+ * is held back until the end (it is masked with K1 or K2). Holds a
+ * pointer to the key, which must outlive it, and the chaining value:
+ * finish, verify and every error but AESIR_E_ARGUMENT on a NULL ctx wipe
+ * it; aesir_cmac_abort does so without a result. A call after the end
+ * returns AESIR_E_STATE.
+ */
+#define AESIR_CMAC_CTX_BYTES 64
+typedef struct aesir_cmac {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_CMAC_CTX_BYTES];
+} aesir_cmac;
+
+/* aesir_cmac_start -- begins a message. Errors: AESIR_E_STATE (key not
+ * set up), AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int aesir_cmac_start(aesir_cmac *ctx,
+                                                 const aesir_cmac_key *key);
+/* aesir_cmac_update -- len more bytes of the message. Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cmac_update(aesir_cmac *ctx, const uint8_t *msg, size_t len);
+/* aesir_cmac_finish -- the tag (tag_len 4..16 bytes). Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int aesir_cmac_finish(aesir_cmac *ctx, uint8_t *tag,
+                                                  size_t tag_len);
+/* aesir_cmac_verify -- compares the tag with tag in constant time:
+ * AESIR_OK or AESIR_E_AUTH. Errors also: AESIR_E_STATE,
+ * AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cmac_verify(aesir_cmac *ctx, const uint8_t *tag, size_t tag_len);
+/* aesir_cmac_abort -- ends the message without a result, wiping ctx. */
+AESIR_API void aesir_cmac_abort(aesir_cmac *ctx);
+
+/*
+ * aesir_cmac_job -- one message of aesir_cmac_many().
+ *   key:    a CMAC key; jobs may mix keys, engines and key sizes.
+ *   in:     len bytes of message (NULL allowed when len is 0).
+ *   tag:    set by the call: the full 16-byte CMAC (truncate it yourself).
+ *   status: set by the call: AESIR_OK or this job's error.
+ */
+typedef struct aesir_cmac_job {
+    const aesir_cmac_key *key;
+    const uint8_t *in;
+    size_t len;
+    uint8_t tag[16];
+    int status;
+} aesir_cmac_job;
+
+/*
+ * aesir_cmac_many -- the CMAC of each of the njobs jobs, exactly as
+ * aesir_cmac_tag would give it (16 bytes), with the whole blocks of
+ * different messages interleaved across the AES pipeline on the engines
+ * with multi-buffer CBC-MAC lanes (aesni, vaes-avx2, vaes-avx512; see
+ * aesir_cbc_mac_many) and one message after another elsewhere. Each job
+ * is checked on its own: AESIR_E_STATE (key NULL or not set up),
+ * AESIR_E_ARGUMENT (in NULL with len > 0); a job that fails leaves its
+ * tag unchanged, the others still run. Returns AESIR_OK when every job
+ * succeeded, else the first failed job's error; AESIR_E_ARGUMENT when
+ * jobs is NULL and njobs > 0.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_cmac_many(aesir_cmac_job *jobs,
+                                                size_t njobs);
+
+/*
+ * AES-SIV (RFC 5297, AES-CMAC-SIV): deterministic authenticated
+ * encryption. The synthetic IV V = S2V(K1; AD_1, ..., AD_n, [nonce],
+ * plaintext) is a CMAC-based PRF of everything; the plaintext is then
+ * encrypted with CTR under K2 from V (bits 31 and 63 of the counter
+ * cleared, RFC 5297 2.6). Without a nonce, encrypting the same input
+ * twice gives the same output (and reveals only that): the key-wrap and
+ * misuse-resistant use. With a nonce, it is a nonce-based AEAD that a
+ * repeated nonce degrades only to that deterministic leak.
+ *
+ * Keys: 32, 48 or 64 bytes (two AES keys of 128, 192 or 256 bits: the
+ * first half for S2V, the second for CTR). Associated data: a vector of
+ * up to AESIR_SIV_MAX_AD strings (each may be empty); the nonce, when
+ * given, is one more component after them (RFC 5297 3: at most 126
+ * components before the plaintext in all). Output: V (16 bytes) then the
+ * ciphertext, as RFC 5297 writes it; or V apart (_detached).
+ */
+#define AESIR_SIV_TAG_BYTES 16
+#define AESIR_SIV_MAX_AD 126
+
+/* aesir_siv_ad -- one associated-data string: len bytes at p (p may be
+ * NULL when len is 0). */
+typedef struct aesir_siv_ad {
+    const uint8_t *p;
+    size_t len;
+} aesir_siv_ad;
+
+/* aesir_siv_key -- the two keys of AES-SIV. Opaque, AESIR_SIV_KEY_BYTES
+ * bytes (4096), no heap, placement as for aesir_aes. Clear it with
+ * aesir_siv_clear(). */
+#define AESIR_SIV_KEY_BYTES 4096
+typedef struct aesir_siv_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_SIV_KEY_BYTES];
+} aesir_siv_key;
+
+/* aesir_siv_init -- sets up key from k (key_len 32, 48 or 64) with the
+ * default engine. Errors: AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT,
+ * AESIR_E_SELFTEST. On error key is cleared. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_siv_init(aesir_siv_key *key, const uint8_t *k, size_t key_len);
+/* aesir_siv_init_ex -- as aesir_siv_init(), with the engine chosen by
+ * name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_siv_init_ex(aesir_siv_key *key,
+                                                  const uint8_t *k,
+                                                  size_t key_len,
+                                                  const char *engine);
+/* aesir_siv_clear -- wipes key. */
+AESIR_API void aesir_siv_clear(aesir_siv_key *key);
+
+/*
+ * aesir_siv_seal -- encrypts in_len bytes of in: out receives V, then
+ * the ciphertext (in_len + 16 bytes; out_cap at least that; *out_len set
+ * to it). ad: n_ad strings (ad may be NULL when n_ad is 0). nonce: NULL
+ * for none (deterministic), else nonce_len bytes (may be 0: an empty
+ * component). out may equal in (in-place: the ciphertext is then moved
+ * 16 bytes up). Errors: AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT
+ * (NULL pointer, an ad string with NULL p and len > 0, a NULL nonce
+ * with nonce_len > 0, more than AESIR_SIV_MAX_AD components),
+ * AESIR_E_OUTPUT_SIZE (also when in_len + 16 does not fit in a size_t).
+ * Nothing is written on error.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_siv_seal(const aesir_siv_key *key, const aesir_siv_ad *ad, size_t n_ad,
+               const uint8_t *nonce, size_t nonce_len, uint8_t *out,
+               size_t out_cap, size_t *out_len, const uint8_t *in,
+               size_t in_len);
+/*
+ * aesir_siv_open -- decrypts and verifies what aesir_siv_seal produced
+ * (in_len >= 16: V, then the ciphertext): out receives in_len - 16
+ * bytes. V is checked in constant time before anything is released: on
+ * AESIR_E_AUTH those bytes of out are zeroed and *out_len is 0. out may
+ * equal in. Other errors as aesir_siv_seal, and AESIR_E_INPUT_LENGTH when
+ * in_len < 16.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_siv_open(const aesir_siv_key *key, const aesir_siv_ad *ad, size_t n_ad,
+               const uint8_t *nonce, size_t nonce_len, uint8_t *out,
+               size_t out_cap, size_t *out_len, const uint8_t *in,
+               size_t in_len);
+/* aesir_siv_seal_detached / aesir_siv_open_detached -- the same with V
+ * apart: out and in have len bytes (out may equal in); open returns
+ * AESIR_E_AUTH with out zeroed when V does not match. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_siv_seal_detached(const aesir_siv_key *key, const aesir_siv_ad *ad,
+                        size_t n_ad, const uint8_t *nonce, size_t nonce_len,
+                        uint8_t *out, uint8_t v[16], const uint8_t *in,
+                        size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_siv_open_detached(const aesir_siv_key *key, const aesir_siv_ad *ad,
+                        size_t n_ad, const uint8_t *nonce, size_t nonce_len,
+                        uint8_t *out, const uint8_t v[16], const uint8_t *in,
+                        size_t len);
+
+/*
+ * Key wrap (NIST SP 800-38F, RFC 3394 for KW, RFC 5649 for KWP): keys
+ * (or any short secret) encrypted and authenticated under a key-
+ * encryption key, deterministically, 8 bytes longer. KW takes a multiple
+ * of 8 bytes, at least 16; KWP any length from 1 to 2^32 - 1 bytes
+ * (padded with zeros and its length authenticated). Unwrapping checks the
+ * integrity value (and KWP's length and padding) in constant time and
+ * returns AESIR_E_AUTH, with no plaintext, when the check fails.
+ *
+ * The key is an aesir_aes: wrapping uses its AESIR_ENCRYPT direction,
+ * unwrapping AESIR_DECRYPT (AESIR_E_STATE when it lacks it). With
+ * AESIR_KW_INVERSE, the variants of SP 800-38F section 5.1 with the
+ * inverse cipher as the forward function (CAVP's "_inv" sets): wrapping
+ * uses AESIR_DECRYPT and unwrapping AESIR_ENCRYPT.
+ *
+ * Output: wrap writes in_len + 8 bytes (KWP: in_len rounded up to a
+ * multiple of 8, plus 8); unwrap of a KW input writes in_len - 8 bytes;
+ * of a KWP input, the original length (at most in_len - 8; out_cap must
+ * be at least in_len - 8, as the length is known only after the
+ * check). *out_len gets the count. out may equal in. Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT (NULL pointer, unknown option bit),
+ * AESIR_E_INPUT_LENGTH (KW: in_len not a multiple of 8, or below 16 for
+ * wrap and 24 for unwrap, or over 2^54 semiblocks; KWP: 0 or over
+ * 2^32 - 1 bytes to wrap, unwrap input not a multiple of 8 or below 16),
+ * AESIR_E_OUTPUT_SIZE, AESIR_E_AUTH (unwrap; out is zeroed). Every other
+ * check is made before anything is written.
+ */
+#define AESIR_KW_INVERSE 1u
+
+AESIR_API AESIR_WARN_UNUSED int aesir_kw_wrap(const aesir_aes *kek,
+                                              unsigned options, uint8_t *out,
+                                              size_t out_cap, size_t *out_len,
+                                              const uint8_t *in, size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_kw_unwrap(const aesir_aes *kek,
+                                                unsigned options, uint8_t *out,
+                                                size_t out_cap, size_t *out_len,
+                                                const uint8_t *in,
+                                                size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_kwp_wrap(const aesir_aes *kek,
+                                               unsigned options, uint8_t *out,
+                                               size_t out_cap, size_t *out_len,
+                                               const uint8_t *in,
+                                               size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_kwp_unwrap(const aesir_aes *kek, unsigned options, uint8_t *out,
+                 size_t out_cap, size_t *out_len, const uint8_t *in,
+                 size_t in_len);
+
+/*
+ * XAES-256-GCM (C2SP, c2sp.org/XAES-256-GCM): AES-256-GCM with 24-byte
+ * nonces, safe to choose at random for any practical number of messages
+ * per key. Each message gets its own AES-256-GCM key, derived from the
+ * key and the first 12 bytes of the nonce with two AES-256 blocks (a
+ * CMAC-based KDF, SP 800-108r1 counter mode); the last 12 bytes are the
+ * GCM nonce. Tags are 16 bytes. Costs one GCM key setup per message.
+ * Limits as GCM's per message.
+ */
+#define AESIR_XAES_KEY_LEN 32
+#define AESIR_XAES_NONCE_BYTES 24
+#define AESIR_XAES_TAG_BYTES 16
+
+/* aesir_xaes_key -- the AES-256 key with the CMAC subkey K1 of the
+ * derivation and the engines chosen. Opaque, AESIR_XAES_KEY_BYTES bytes
+ * (2048), placement as for aesir_aes. Clear it with aesir_xaes_clear(). */
+#define AESIR_XAES_KEY_BYTES 2048
+typedef struct aesir_xaes_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_XAES_KEY_BYTES];
+} aesir_xaes_key;
+
+/* aesir_xaes_init -- sets up key from a 32-byte k with the default
+ * engines. Errors: AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key is
+ * cleared. */
+AESIR_API AESIR_WARN_UNUSED int aesir_xaes_init(aesir_xaes_key *key,
+                                                const uint8_t k[32]);
+/* aesir_xaes_init_ex -- as aesir_xaes_init(), with the AES engine and
+ * the GHASH engine of the per-message GCM keys chosen by name as for
+ * aesir_gcm_init_ex (NULL: the default). Errors also:
+ * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_xaes_init_ex(aesir_xaes_key *key,
+                                                   const uint8_t k[32],
+                                                   const char *aes_engine,
+                                                   const char *ghash_engine);
+/* aesir_xaes_clear -- wipes key. */
+AESIR_API void aesir_xaes_clear(aesir_xaes_key *key);
+
+/* aesir_xaes_seal / aesir_xaes_open -- as aesir_gcm_seal and
+ * aesir_gcm_open with a 24-byte nonce (ciphertext, then the 16-byte
+ * tag). Open returns AESIR_E_AUTH with the output zeroed when the tag
+ * does not match. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xaes_seal(const aesir_xaes_key *key, const uint8_t nonce[24],
+                const uint8_t *aad, size_t aad_len, uint8_t *out,
+                size_t out_cap, size_t *out_len, const uint8_t *in,
+                size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xaes_open(const aesir_xaes_key *key, const uint8_t nonce[24],
+                const uint8_t *aad, size_t aad_len, uint8_t *out,
+                size_t out_cap, size_t *out_len, const uint8_t *in,
+                size_t in_len);
+/* aesir_xaes_seal_detached / aesir_xaes_open_detached -- the same with
+ * the 16-byte tag apart (out and in have len bytes). */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xaes_seal_detached(const aesir_xaes_key *key, const uint8_t nonce[24],
+                         const uint8_t *aad, size_t aad_len, uint8_t *out,
+                         uint8_t tag[16], const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xaes_open_detached(const aesir_xaes_key *key, const uint8_t nonce[24],
+                         const uint8_t *aad, size_t aad_len, uint8_t *out,
+                         const uint8_t tag[16], const uint8_t *in, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

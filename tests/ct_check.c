@@ -145,6 +145,10 @@ enum section {
     S_CTR64,
     S_CTR128,
     S_MANY,
+    S_CMAC,
+    S_SIV,
+    S_KW,
+    S_XAES,
     S_GCM_KEY,
     S_GCM_SEAL,
     S_GCM_OPEN,
@@ -172,6 +176,10 @@ static const char *const section_name[NSECT] = {
     "CTR 64-bit counter",
     "CTR 128-bit counter",
     "multi-buffer CBC encrypt + MAC",
+    "CMAC (one-shot, verify, steps, many)",
+    "AES-SIV (seal, open good and bad)",
+    "KW/KWP (+inverse) wrap, unwrap good/bad",
+    "XAES-256-GCM (seal, open good and bad)",
     "GCM key setup (128/192/256)",
     "GCM seal (one-shot, detached)",
     "GCM open (good, bad tag, bad data)",
@@ -566,6 +574,166 @@ static void check_many(const char *name, size_t kl)
 }
 
 /* ---------------------------------------------------------------------
+ * CMAC, AES-SIV, KW/KWP and XAES-256-GCM (src/aead/cmac.c, siv.c, kw.c,
+ * xaes.c): the key (AES, SIV and XAES keys) and the data secret, every
+ * call against the ref engine on public copies. What the modes make
+ * public on purpose: the verdicts, SIV's V (the first 16 bytes of its
+ * output), KWP's length once its check passes.
+ * ------------------------------------------------------------------- */
+
+#define MAC_MAX 100
+static const size_t mac_lengths[] = {0, 1, 15, 16, 17, 33, 64, 100};
+
+static void check_mac_modes(const char *name, size_t kl)
+{
+    static uint8_t pub[MAC_MAX + 16], sec[MAC_MAX + 32], out[MAC_MAX + 32],
+        want[MAC_MAX + 32];
+    static aesir_cmac_key ck, cr;
+    static aesir_siv_key sk, sr;
+    static aesir_aes kk, kr;
+    static aesir_xaes_key xk, xr;
+    uint8_t key[64], ks[64], t[16], w[16], ad[20], ads[20], nonce[24];
+    size_t got = 0, wl = 0;
+
+    fill(key, 2 * kl);
+    fill(ad, sizeof(ad));
+    fill(nonce, sizeof(nonce));
+    CHECK_EQ(aesir_cmac_init_ex(&cr, key, kl, "ref"), AESIR_OK);
+    CHECK_EQ(aesir_siv_init_ex(&sr, key, 2 * kl, "ref"), AESIR_OK);
+    CHECK_EQ(
+        aesir_aes_init_ex(&kr, key, kl, "ref", AESIR_ENCRYPT | AESIR_DECRYPT),
+        AESIR_OK);
+    for (size_t i = 0; i < sizeof(mac_lengths) / sizeof(mac_lengths[0]); i++) {
+        size_t len = mac_lengths[i];
+        aesir_siv_ad a = {ads, sizeof(ads)};
+        aesir_cmac c;
+        aesir_cmac_job job;
+        int rc;
+
+        fill(pub, len);
+        /* CMAC */
+        CHECK_EQ(aesir_cmac_tag(&cr, pub, len, w, 16), AESIR_OK);
+        begin(S_CMAC);
+        secret_copy(ks, key, kl);
+        CHECK_EQ(aesir_cmac_init_ex(&ck, ks, kl, name), AESIR_OK);
+        secret_copy(sec, pub, len);
+        rc = aesir_cmac_tag(&ck, sec, len, t, 16);
+        CT_PUBLIC(t, 16);
+        CHECK(rc == AESIR_OK && memcmp(t, w, 16) == 0);
+        CHECK_EQ(aesir_cmac_tag_verify(&ck, sec, len, w, 16), AESIR_OK);
+        w[len % 16] ^= 1;
+        CHECK_EQ(aesir_cmac_tag_verify(&ck, sec, len, w, 16), AESIR_E_AUTH);
+        w[len % 16] ^= 1;
+        CHECK_EQ(aesir_cmac_start(&c, &ck), AESIR_OK);
+        CHECK_EQ(aesir_cmac_update(&c, sec, len / 3), AESIR_OK);
+        CHECK_EQ(aesir_cmac_update(&c, sec + len / 3, len - len / 3), AESIR_OK);
+        CHECK_EQ(aesir_cmac_verify(&c, w, 16), AESIR_OK);
+        job.key = &ck;
+        job.in = sec;
+        job.len = len;
+        CHECK_EQ(aesir_cmac_many(&job, 1), AESIR_OK);
+        CT_PUBLIC(job.tag, 16);
+        CHECK(memcmp(job.tag, w, 16) == 0);
+        aesir_cmac_clear(&ck);
+        end(S_CMAC);
+
+        /* AES-SIV: seal, open good, open with a flipped byte */
+        CHECK_EQ(aesir_siv_seal(&sr, &(aesir_siv_ad){ad, sizeof(ad)}, 1, nonce,
+                                16, want, sizeof(want), &got, pub, len),
+                 AESIR_OK);
+        begin(S_SIV);
+        secret_copy(ks, key, 2 * kl);
+        CHECK_EQ(aesir_siv_init_ex(&sk, ks, 2 * kl, name), AESIR_OK);
+        secret_copy(ads, ad, sizeof(ad));
+        secret_copy(sec, pub, len);
+        rc = aesir_siv_seal(&sk, &a, 1, nonce, 16, out, sizeof(out), &got, sec,
+                            len);
+        CT_PUBLIC(out, sizeof(out));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len + 16) == 0);
+        for (int bad = 0; bad < 2; bad++) {
+            secret_copy(sec, want, len + 16);
+            sec[bad ? len + 15 : 3] ^= (uint8_t)bad;
+            rc = aesir_siv_open(&sk, &a, 1, nonce, 16, out, sizeof(out), &got,
+                                sec, len + 16);
+            CT_PUBLIC(out, sizeof(out));
+            CHECK_EQ(rc, bad ? AESIR_E_AUTH : AESIR_OK);
+            CHECK(bad ? all_zero(out, len) : memcmp(out, pub, len) == 0);
+        }
+        aesir_siv_clear(&sk);
+        end(S_SIV);
+
+        /* KW and KWP, both forward functions: wrap, unwrap good, bad */
+        for (int kwp = 0; kwp < 2; kwp++)
+            for (unsigned opt = 0; opt <= AESIR_KW_INVERSE; opt++) {
+                size_t plen = kwp ? (len == 0 ? 1 : len) : (len + 16) / 8 * 8;
+                int (*wrap)(const aesir_aes *, unsigned, uint8_t *, size_t,
+                            size_t *, const uint8_t *, size_t) =
+                    kwp ? aesir_kwp_wrap : aesir_kw_wrap;
+                int (*unwrap)(const aesir_aes *, unsigned, uint8_t *, size_t,
+                              size_t *, const uint8_t *, size_t) =
+                    kwp ? aesir_kwp_unwrap : aesir_kw_unwrap;
+                fill(pub, plen);
+                CHECK_EQ(wrap(&kr, opt, want, sizeof(want), &wl, pub, plen),
+                         AESIR_OK);
+                begin(S_KW);
+                secret_copy(ks, key, kl);
+                CHECK_EQ(aesir_aes_init_ex(&kk, ks, kl, name,
+                                           AESIR_ENCRYPT | AESIR_DECRYPT),
+                         AESIR_OK);
+                secret_copy(sec, pub, plen);
+                rc = wrap(&kk, opt, out, sizeof(out), &got, sec, plen);
+                CT_PUBLIC(out, sizeof(out));
+                CHECK(rc == AESIR_OK && got == wl &&
+                      memcmp(out, want, wl) == 0);
+                for (int bad = 0; bad < 2; bad++) {
+                    secret_copy(sec, want, wl);
+                    sec[bad ? wl - 1 : 0] ^= (uint8_t)bad;
+                    rc = unwrap(&kk, opt, out, sizeof(out), &got, sec, wl);
+                    CT_PUBLIC(out, sizeof(out));
+                    CHECK_EQ(rc, bad ? AESIR_E_AUTH : AESIR_OK);
+                    CHECK(bad ? got == 0 && all_zero(out, wl - 8)
+                              : got == plen && memcmp(out, pub, plen) == 0);
+                }
+                aesir_aes_clear(&kk);
+                end(S_KW);
+            }
+
+        /* XAES-256-GCM: 32-byte keys only */
+        if (kl != 32)
+            continue;
+        fill(pub, len);
+        CHECK_EQ(aesir_xaes_init_ex(&xr, key, "ref", "ghash-ref"), AESIR_OK);
+        CHECK_EQ(aesir_xaes_seal(&xr, nonce, ad, sizeof(ad), want, sizeof(want),
+                                 &got, pub, len),
+                 AESIR_OK);
+        begin(S_XAES);
+        secret_copy(ks, key, 32);
+        CHECK_EQ(aesir_xaes_init_ex(&xk, ks, name, NULL), AESIR_OK);
+        secret_copy(ads, ad, sizeof(ad));
+        secret_copy(sec, pub, len);
+        rc = aesir_xaes_seal(&xk, nonce, ads, sizeof(ads), out, sizeof(out),
+                             &got, sec, len);
+        CT_PUBLIC(out, sizeof(out));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len + 16) == 0);
+        for (int bad = 0; bad < 2; bad++) {
+            secret_copy(sec, want, len + 16);
+            sec[len] ^= (uint8_t)bad;
+            rc = aesir_xaes_open(&xk, nonce, ads, sizeof(ads), out, sizeof(out),
+                                 &got, sec, len + 16);
+            CT_PUBLIC(out, sizeof(out));
+            CHECK_EQ(rc, bad ? AESIR_E_AUTH : AESIR_OK);
+            CHECK(bad ? all_zero(out, len) : memcmp(out, pub, len) == 0);
+        }
+        aesir_xaes_clear(&xk);
+        aesir_xaes_clear(&xr);
+        end(S_XAES);
+    }
+    aesir_cmac_clear(&cr);
+    aesir_siv_clear(&sr);
+    aesir_aes_clear(&kr);
+}
+
+/* ---------------------------------------------------------------------
  * GCM and GMAC on one pair (AES engine x GHASH engine): every call on
  * the pair's key (set up from a secret key) with secret data, and on the
  * ref x ghash-ref pair with public copies; rc, lengths, outputs agree.
@@ -881,6 +1049,7 @@ static unsigned long check_engine(const char *name, const char *desc,
         check_blocks(&enc, &dec, &both, &ref);
         check_modes(&both, &enc, &ref);
         check_many(name, kl);
+        check_mac_modes(name, kl);
 
         aesir_aes_clear(&enc);
         aesir_aes_clear(&dec);

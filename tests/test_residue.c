@@ -1077,6 +1077,288 @@ static void test_many(void)
     }
 }
 
+/* ---- CMAC, AES-SIV, KW/KWP, XAES-256-GCM -------------------------------
+ * On the engine's key (g.keybytes; SIV with it as both halves, XAES for
+ * 32-byte keys only): the key's secrets as above, and per call L, K1, K2
+ * (CMAC's subkeys, kind key), the message (plaintext), CMAC's chaining
+ * values and the last block's cipher input (mac-chain), SIV's CTR
+ * keystream, XAES's derived key Kx (key) and its hash key H (ghash-key).
+ */
+
+static struct {
+    _Alignas(64) aesir_cmac_key cmac;
+    _Alignas(64) aesir_siv_key siv;
+    _Alignas(64) aesir_xaes_key xaes;
+    aesir_cmac ctx;
+    aesir_cmac_job jobs[3];
+    aesir_siv_ad ad;
+    uint8_t sivkey[64], nonce[24];
+    size_t wl;
+    int kwp;
+} m;
+
+static void call_cmac_init(void)
+{
+    g.err = aesir_cmac_init_ex(&m.cmac, g.keybytes, g.key_len, g.engine);
+}
+
+static void call_cmac_tag(void)
+{
+    g.err = aesir_cmac_tag(&m.cmac, g.in, g.len, g.tag, 16);
+}
+
+static void call_cmac_start(void)
+{
+    g.err = aesir_cmac_start(&m.ctx, &m.cmac);
+}
+
+static void call_cmac_update(void)
+{
+    g.err = aesir_cmac_update(&m.ctx, g.in + g.upd_off, g.upd_len);
+}
+
+static void call_cmac_finish(void)
+{
+    g.err = aesir_cmac_finish(&m.ctx, g.tag, 16);
+}
+
+static void call_cmac_many(void)
+{
+    g.err = aesir_cmac_many(m.jobs, 3);
+}
+
+static void call_siv_init(void)
+{
+    g.err = aesir_siv_init_ex(&m.siv, m.sivkey, 2 * g.key_len, g.engine);
+}
+
+static void call_siv_seal(void)
+{
+    g.err = aesir_siv_seal(&m.siv, &m.ad, 1, m.nonce, 16, g.out, sizeof(g.out),
+                           &g.out_len, g.in, g.len);
+}
+
+static void call_siv_open(void)
+{
+    g.err = aesir_siv_open(&m.siv, &m.ad, 1, m.nonce, 16, g.out, sizeof(g.out),
+                           &g.out_len, g.want, g.len + 16);
+}
+
+static void call_kw_wrap(void)
+{
+    g.err = (m.kwp ? aesir_kwp_wrap : aesir_kw_wrap)(
+        &g.key, 0, g.out, sizeof(g.out), &g.out_len, g.in, g.len);
+}
+
+static void call_kw_unwrap(void)
+{
+    g.err = (m.kwp ? aesir_kwp_unwrap : aesir_kw_unwrap)(
+        &g.key, 0, g.out, sizeof(g.out), &g.out_len, g.want, m.wl);
+}
+
+static void call_xaes_init(void)
+{
+    g.err = aesir_xaes_init_ex(&m.xaes, g.keybytes, g.engine, NULL);
+}
+
+static void call_xaes_seal(void)
+{
+    g.err = aesir_xaes_seal(&m.xaes, m.nonce, g.aad, 20, g.out, sizeof(g.out),
+                            &g.out_len, g.in, g.len);
+}
+
+static void call_xaes_open(void)
+{
+    g.err = aesir_xaes_open(&m.xaes, m.nonce, g.aad, 20, g.out, sizeof(g.out),
+                            &g.out_len, g.want, g.len + 16);
+}
+
+/* L, K1 = dbl(L), K2 = dbl(K1) of the key, as key material. */
+static void dbl16(uint8_t o[16], const uint8_t in[16])
+{
+    int c = in[0] >> 7;
+    for (int i = 0; i < 15; i++)
+        o[i] = (uint8_t)(in[i] << 1 | in[i + 1] >> 7);
+    o[15] = (uint8_t)(in[15] << 1 ^ (c ? 0x87 : 0));
+}
+
+static void register_subkeys(void)
+{
+    uint8_t l[16] = {0}, k1[16], k2[16];
+    ref_block(l, l);
+    dbl16(k1, l);
+    dbl16(k2, k1);
+    add_secret(K_KEY, l, 16);
+    add_secret(K_KEY, k1, 16);
+    add_secret(K_KEY, k2, 16);
+}
+
+/* CMAC of g.in (g.len bytes): the chain's values and the last input. */
+static void register_cmac_secrets(const uint8_t tag[16])
+{
+    static uint8_t ct[MAX_MSG];
+    uint8_t zero[16] = {0}, x[16];
+    size_t nb = g.len == 0 ? 0 : (g.len - 1) / 16, n = 0;
+
+    register_subkeys();
+    add_blocks(K_PLAIN, g.in, g.len);
+    if (nb != 0) {
+        CHECK(aesir_cbc_encrypt(&g.ref, zero, AESIR_PAD_NONE, ct, sizeof(ct),
+                                &n, g.in, 16 * nb) == AESIR_OK);
+        add_blocks(K_MACCHAIN, ct, 16 * nb);
+    }
+    CHECK(aesir_aes_decrypt_block(&g.ref, x, tag) == AESIR_OK);
+    add_secret(K_MACCHAIN, x, 16);
+}
+
+static void test_mac_modes(void)
+{
+    static const size_t split[] = {7, 16, 33, 100, 1};
+    uint8_t tag[16];
+    size_t n = 0;
+
+    /* CMAC */
+    reset_call_secrets();
+    register_subkeys();
+    scan_call("cmac_init_ex", call_cmac_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    for (size_t c = 0; c < 3; c++) {
+        static const size_t lens[3] = {0, 64, 531};
+        g.len = lens[c];
+        fill(g.in, g.len);
+        CHECK(aesir_cmac_tag(&m.cmac, g.in, g.len, tag, 16) == AESIR_OK);
+        reset_call_secrets();
+        register_cmac_secrets(tag);
+        scan_call("cmac_tag", call_cmac_tag);
+        CHECK(g.err == AESIR_OK && memcmp(g.tag, tag, 16) == 0);
+        scan_call("cmac incremental", call_cmac_start);
+        for (size_t off = 0, i = 0; off < g.len; off += g.upd_len, i++) {
+            g.upd_off = off;
+            g.upd_len = split[i % 5] < g.len - off ? split[i % 5] : g.len - off;
+            scan_call("cmac incremental", call_cmac_update);
+        }
+        scan_call("cmac incremental", call_cmac_finish);
+        CHECK(g.err == AESIR_OK && memcmp(g.tag, tag, 16) == 0);
+    }
+    for (size_t j = 0; j < 3; j++) {
+        m.jobs[j].key = &m.cmac;
+        m.jobs[j].in = g.in;
+        m.jobs[j].len = g.len - 16 * j;
+    }
+    reset_call_secrets();
+    register_subkeys();
+    for (size_t j = 0; j < 3; j++) { /* the chains of the three jobs */
+        size_t len = g.len;
+        CHECK(aesir_cmac_tag(&m.cmac, g.in, len - 16 * j, tag, 16) == AESIR_OK);
+        g.len = len - 16 * j;
+        register_cmac_secrets(tag);
+        g.len = len;
+    }
+    scan_call("cmac_many", call_cmac_many);
+    CHECK_EQ(g.err, AESIR_OK);
+    aesir_cmac_clear(&m.cmac);
+
+    /* AES-SIV with the key as both halves, one AD string, a nonce */
+    memcpy(m.sivkey, g.keybytes, g.key_len);
+    memcpy(m.sivkey + g.key_len, g.keybytes, g.key_len);
+    fill(m.nonce, 24);
+    fill(g.aad, 20);
+    m.ad.p = g.aad;
+    m.ad.len = 20;
+    reset_call_secrets();
+    register_subkeys();
+    scan_call("siv_init_ex", call_siv_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    g.len = 300;
+    fill(g.in, g.len);
+    CHECK(aesir_siv_seal(&m.siv, &m.ad, 1, m.nonce, 16, g.want, sizeof(g.want),
+                         &n, g.in, g.len) == AESIR_OK);
+    reset_call_secrets();
+    register_subkeys();
+    add_blocks(K_PLAIN, g.in, g.len);
+    {
+        uint8_t q[16], ks[16];
+        memcpy(q, g.want, 16);
+        q[8] &= 0x7f;
+        q[12] &= 0x7f;
+        for (size_t i = 0; i < (g.len + 15) / 16; i++) {
+            ref_block(ks, q);
+            add_secret(K_KEYSTREAM, ks, 16);
+            for (int b = 15; b >= 0 && ++q[b] == 0; b--)
+                ;
+        }
+    }
+    scan_call("siv_seal", call_siv_seal);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, g.want, g.len + 16) == 0);
+    scan_call("siv_open", call_siv_open);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, g.in, g.len) == 0);
+    g.want[20] ^= 1;
+    scan_call("siv_open bad", call_siv_open);
+    CHECK(g.err == AESIR_E_AUTH && all_zero(g.out, g.len));
+    aesir_siv_clear(&m.siv);
+
+    /* KW and KWP on the engine's key */
+    for (m.kwp = 0; m.kwp < 2; m.kwp++) {
+        g.len = m.kwp ? 37 : 64;
+        fill(g.in, g.len);
+        CHECK((m.kwp ? aesir_kwp_wrap
+                     : aesir_kw_wrap)(&g.ref, 0, g.want, sizeof(g.want), &m.wl,
+                                      g.in, g.len) == AESIR_OK);
+        reset_call_secrets();
+        add_blocks(K_PLAIN, g.in, g.len);
+        scan_call(m.kwp ? "kwp_wrap" : "kw_wrap", call_kw_wrap);
+        CHECK(g.err == AESIR_OK && memcmp(g.out, g.want, m.wl) == 0);
+        scan_call(m.kwp ? "kwp_unwrap" : "kw_unwrap", call_kw_unwrap);
+        CHECK(g.err == AESIR_OK && memcmp(g.out, g.in, g.len) == 0);
+        g.want[m.wl - 1] ^= 1;
+        scan_call(m.kwp ? "kwp_unwrap bad" : "kw_unwrap bad", call_kw_unwrap);
+        CHECK(g.err == AESIR_E_AUTH);
+    }
+
+    /* XAES-256-GCM */
+    if (g.key_len != 32)
+        return;
+    reset_call_secrets();
+    register_subkeys();
+    scan_call("xaes_init_ex", call_xaes_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    g.len = 200;
+    fill(g.in, g.len);
+    CHECK(aesir_xaes_seal(&m.xaes, m.nonce, g.aad, 20, g.want, sizeof(g.want),
+                          &n, g.in, g.len) == AESIR_OK);
+    reset_call_secrets();
+    register_subkeys();
+    add_blocks(K_PLAIN, g.in, g.len);
+    {
+        uint8_t l[16] = {0}, k1[16], mm[32], kx[32], h[16] = {0};
+        aesir_aes tmp;
+        ref_block(l, l);
+        dbl16(k1, l);
+        mm[0] = 0, mm[1] = 1, mm[2] = 'X', mm[3] = 0;
+        memcpy(mm + 4, m.nonce, 12);
+        memcpy(mm + 16, mm, 16);
+        mm[17] = 2;
+        for (int i = 0; i < 16; i++)
+            mm[i] ^= k1[i], mm[16 + i] ^= k1[i];
+        ref_block(kx, mm);
+        ref_block(kx + 16, mm + 16);
+        add_secret(K_KEY, kx, 32);
+        CHECK(aesir_aes_init_ex(&tmp, kx, 32, "ref", AESIR_ENCRYPT) ==
+              AESIR_OK);
+        CHECK(aesir_aes_encrypt_block(&tmp, h, h) == AESIR_OK);
+        add_secret(K_HKEY, h, 16);
+        aesir_aes_clear(&tmp);
+    }
+    scan_call("xaes_seal", call_xaes_seal);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, g.want, g.len + 16) == 0);
+    scan_call("xaes_open", call_xaes_open);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, g.in, g.len) == 0);
+    g.want[g.len] ^= 1;
+    scan_call("xaes_open bad", call_xaes_open);
+    CHECK(g.err == AESIR_E_AUTH && all_zero(g.out, g.len));
+    aesir_xaes_clear(&m.xaes);
+}
+
 /* Random but reproducible: each engine and key size has its own seed
  * (so that what an engine shows does not depend on which engines ran
  * before it), AESIR_TEST_SEED varies them all. */
@@ -1329,6 +1611,7 @@ static void test_engine_key(size_t key_len)
     test_oneshot();
     test_incremental();
     test_many();
+    test_mac_modes();
     aesir_aes_clear(&g.key);
     aesir_aes_clear(&g.ref);
 }
