@@ -81,7 +81,10 @@ ENGINE_INLINE void ccm_store(uint8_t *p, __m128i x)
  * stack (as aesni.c's opaque()). */
 ENGINE_INLINE const __m128i *ccm_keys(const __m128i *k)
 {
-    __asm__("" : "+r"(k));
+    /* volatile: two of these on the same pointer must not be merged into
+     * one, which let gcc keep the keys loaded before the decryption loop
+     * for the last block after it, spilled to the stack */
+    __asm__ __volatile__("" : "+r"(k));
     return k;
 }
 
@@ -131,19 +134,33 @@ ENGINE_INLINE void ccm_dec_nr(const __m128i *rk, const unsigned nr,
     const __m128i k0 = _mm_load_si128(rk), kl = _mm_load_si128(rk + nr);
     const __m128i kf = _mm_xor_si128(kl, k0);
     const __m128i c0 = ccm_bswap(ccm_load(ctr));
-    __m128i c = c0, x, y, pn;
+    __m128i c = c0, x, y, pn = _mm_setzero_si128();
 
-    /* the keystream of blocks 0 and 1, P_0, and P_1 ahead */
-    x = _mm_xor_si128(ccm_bswap(c), k0);
-    c = _mm_add_epi64(c, one);
-    y = _mm_xor_si128(ccm_bswap(c), k0);
-    c = _mm_add_epi64(c, one);
-    CCM_ROUNDS2(ccm_keys(rk), nr, x, y);
-    x = _mm_aesenclast_si128(x, _mm_xor_si128(kl, ccm_load(in)));
-    pn = _mm_aesenclast_si128(
-        y, _mm_xor_si128(kl, n > 1 ? ccm_load(in + 16) : zero));
-    ccm_store(out, x);
-    x = _mm_xor_si128(_mm_xor_si128(ccm_load(mac), x), k0);
+    if (n == 1) {
+        /* one block: its keystream, then its MAC */
+        const __m128i *k = ccm_keys(rk);
+        x = _mm_xor_si128(ccm_bswap(c), k0);
+        ROUND_LOOP
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm_aesenc_si128(x, _mm_load_si128(k + r));
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(kl, ccm_load(in)));
+        ccm_store(out, x);
+        x = _mm_xor_si128(_mm_xor_si128(ccm_load(mac), x), k0);
+    } else {
+        /* the keystream of blocks 0 and 1 together: P_0, and P_1 ahead
+         * (n >= 2 here, so that both blocks are used and the compiler
+         * keeps them in the same rounds) */
+        const __m128i *k = ccm_keys(rk);
+        x = _mm_xor_si128(ccm_bswap(c), k0);
+        c = _mm_add_epi64(c, one);
+        y = _mm_xor_si128(ccm_bswap(c), k0);
+        c = _mm_add_epi64(c, one);
+        CCM_ROUNDS2(k, nr, x, y);
+        x = _mm_aesenclast_si128(x, _mm_xor_si128(kl, ccm_load(in)));
+        pn = _mm_aesenclast_si128(y, _mm_xor_si128(kl, ccm_load(in + 16)));
+        ccm_store(out, x);
+        x = _mm_xor_si128(_mm_xor_si128(ccm_load(mac), x), k0);
+    }
 
     /* x: the MAC state of P_i after round 0; pn = P_(i+1) */
     for (size_t i = 0; i + 1 < n; i++) {
@@ -160,8 +177,9 @@ ENGINE_INLINE void ccm_dec_nr(const __m128i *rk, const unsigned nr,
     /* the MAC of the last block alone */
     {
         const __m128i *k = ccm_keys(rk);
-        y = zero;
-        CCM_ROUNDS2(k, nr, x, y);
+        ROUND_LOOP
+        for (unsigned r = 1; r < nr; r++)
+            x = _mm_aesenc_si128(x, _mm_load_si128(k + r));
         x = _mm_aesenclast_si128(x, kl);
     }
     ccm_store(mac, x);
