@@ -16,9 +16,10 @@
  *             on aesir_aes_encrypt_block of the ref engine; the oracle of
  *             the cross-architecture runs, which have no OpenSSL), through
  *             one-shot, incremental with random splits, in place and at
- *             odd offsets; the fused kernels against the generic path of
- *             the same engine (white box: the key's fused pointers
- *             cleared); the additional-data length encodings around 2^16
+ *             odd offsets; every data path on every engine (white box:
+ *             the fused kernels, and the generic path with the MAC and
+ *             CTR apart and paired, forced through the key's path
+ *             fields); the additional-data length encodings around 2^16
  *             - 2^8; bit flips; bad input and misuse (nonce and tag sizes,
  *             lengths that do not fit in q bytes, incremental lengths that
  *             do not add up, calls out of order, NULLs, keys not set up
@@ -596,49 +597,56 @@ static int ref_case(struct rng *r, const char *e, aesir_ccm_key *k,
     return 1;
 }
 
-/* The engine's fused kernels (when it has them) against its generic path:
- * the same key with the fused pointers cleared (white box). */
-static void fused_vs_generic(struct rng *r, const char *e)
+/* Every data path of the engine on the same messages (white box, the
+ * key's path fields set): its fused kernels (when it has them), and the
+ * generic path with the MAC and CTR apart and paired (ccm.c chooses one
+ * of the three by engine; here each runs on every engine). */
+static void paths_agree(struct rng *r, const char *e)
 {
-    static aesir_ccm_key kf, kg;
-    struct ccm_key_state *g = (struct ccm_key_state *)(void *)kg.opaque;
-    uint8_t key[32], nonce[13], tf[16], tg[16];
-    static uint8_t a[RMAX], b[RMAX];
+    static aesir_ccm_key kv[3];
+    static const char *const what[3] = {"default", "apart", "paired"};
+    uint8_t key[32], nonce[13], t[3][16];
+    static uint8_t ct[3][RMAX], pt[RMAX];
     unsigned before = check_failed, n = 0;
+    int fused;
 
     fill(r, key, 32);
-    if (aesir_ccm_init_ex(&kf, key, 16, e) != AESIR_OK)
-        return;
-    if (((struct ccm_key_state *)(void *)kf.opaque)->fused_enc == NULL)
-        return;
     for (size_t klen = 16; klen <= 32; klen += 8) {
-        CHECK(aesir_ccm_init_ex(&kf, key, klen, e) == AESIR_OK);
-        kg = kf;
-        g->fused_enc = g->fused_dec = NULL;
-        for (size_t i = 0; i < 200; i++, n++) {
-            size_t len = i < 64 ? 16 * i + (i & 1) * below(r, 16)
+        CHECK(aesir_ccm_init_ex(&kv[0], key, klen, e) == AESIR_OK);
+        fused =
+            ((struct ccm_key_state *)(void *)kv[0].opaque)->fused_enc != NULL;
+        for (int v = 1; v < 3; v++) {
+            struct ccm_key_state *g =
+                (struct ccm_key_state *)(void *)kv[v].opaque;
+            kv[v] = kv[0];
+            g->fused_enc = g->fused_dec = NULL;
+            g->pairing = v == 1 ? CCM_PAIR_OFF : CCM_PAIR_ON;
+        }
+        for (size_t i = 0; i < 100; i++, n++) {
+            size_t len = i < 40 ? 16 * i + (i & 1) * below(r, 16)
                                 : below(r, i % 10 == 0 ? 16384 : 600);
             size_t nl = 7 + below(r, 7), al = below(r, 40);
             fill(r, nonce, nl);
             fill(r, r_pt, len);
             fill(r, r_aad, al);
-            CHECK(aesir_ccm_seal_detached(&kf, nonce, nl, r_aad, al, a, tf, 16,
-                                          r_pt, len) == AESIR_OK);
-            CHECK(aesir_ccm_seal_detached(&kg, nonce, nl, r_aad, al, b, tg, 16,
-                                          r_pt, len) == AESIR_OK);
-            CHECK(memcmp(a, b, len) == 0 && memcmp(tf, tg, 16) == 0);
-            CHECK(aesir_ccm_open_detached(&kf, nonce, nl, r_aad, al, b, tg, 16,
-                                          a, len) == AESIR_OK &&
-                  memcmp(b, r_pt, len) == 0);
-            CHECK(aesir_ccm_open_detached(&kg, nonce, nl, r_aad, al, b, tf, 16,
-                                          a, len) == AESIR_OK &&
-                  memcmp(b, r_pt, len) == 0);
+            for (int v = 0; v < 3; v++) {
+                CHECK(aesir_ccm_seal_detached(&kv[v], nonce, nl, r_aad, al,
+                                              ct[v], t[v], 16, r_pt,
+                                              len) == AESIR_OK);
+                CHECK(memcmp(ct[v], ct[0], len) == 0 &&
+                      memcmp(t[v], t[0], 16) == 0);
+                CHECK(aesir_ccm_open_detached(&kv[v], nonce, nl, r_aad, al, pt,
+                                              t[0], 16, ct[0],
+                                              len) == AESIR_OK &&
+                      memcmp(pt, r_pt, len) == 0);
+            }
         }
     }
-    printf("  %-14s fused vs generic: %u messages %s\n", e, n,
+    printf("  %-14s paths (%s%s, %s, %s) agree: %u messages %s\n", e, what[0],
+           fused ? ": fused" : "", what[1], what[2], n,
            check_failed == before ? "PASS" : "FAIL");
-    aesir_ccm_clear(&kf);
-    aesir_ccm_clear(&kg);
+    for (int v = 0; v < 3; v++)
+        aesir_ccm_clear(&kv[v]);
 }
 
 /* The additional data's length encodings (A.2.2): 2 bytes below
@@ -891,7 +899,7 @@ static int part_api(const struct eng *e, size_t ne, uint64_t seed)
             bad += (unsigned)!ref_case(&r, e[i].name, &k, NULL, 300, 16384);
         printf("  %-14s %4u random messages vs reference: %s  %.2f s\n",
                e[i].name, n, bad == 0 ? "PASS" : "FAIL", now() - t);
-        fused_vs_generic(&r, e[i].name);
+        paths_agree(&r, e[i].name);
         bad_input(e[i].name);
     }
     aad_encodings(&r, e, ne);

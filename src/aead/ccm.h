@@ -22,10 +22,16 @@ struct ccm_key_state {
     /* the engine's fused CTR + CBC-MAC kernels, or NULL */
     aesir_ccm_fn fused_enc, fused_dec;
     uint32_t magic;
-    unsigned char head_pad[64 - 2 * sizeof(void *) - 4];
+    /* the generic path without a fused kernel: CCM_PAIR_AUTO (ccm.c
+     * chooses by engine), _OFF (CTR and CBC-MAC apart), _ON (paired
+     * calls); only white-box tests and measurements set it */
+    uint32_t pairing;
+    unsigned char head_pad[64 - 2 * sizeof(void *) - 8];
 };
 _Static_assert(sizeof(struct ccm_key_state) == sizeof(aesir_ccm_key),
                "aesir_ccm_key: AESIR_CCM_KEY_BYTES");
+
+enum { CCM_PAIR_AUTO = 0, CCM_PAIR_OFF, CCM_PAIR_ON };
 
 /* Phases of a message: additional data (then, with none left, ready for
  * data in either direction), encrypting, decrypting. */
