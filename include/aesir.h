@@ -1074,6 +1074,181 @@ aesir_xaes_open_detached(const aesir_xaes_key *key, const uint8_t nonce[24],
                          const uint8_t *aad, size_t aad_len, uint8_t *out,
                          const uint8_t tag[16], const uint8_t *in, size_t len);
 
+/* ---------------------------------------------------------------------
+ * CCM (NIST SP 800-38C, RFC 3610)
+ * ------------------------------------------------------------------- */
+
+/*
+ * CCM is CTR encryption with a CBC-MAC tag over a first block B0 (flags,
+ * nonce, message length), the encoded additional data and the
+ * plaintext. It is what Bluetooth LE, Zigbee, 802.11 (CCMP), 802.15.4
+ * and the TLS 1.3 CCM suites use. The CBC-MAC chain is serial: one block
+ * at a time at the latency of the AES rounds, so CCM is about as fast as
+ * CBC encryption; aesir runs the CTR half in the MAC chain's shadow
+ * (docs/modes/ccm.md).
+ *
+ * Nonces: 7..13 bytes; never use one nonce twice with the same key (a
+ * repeated nonce reveals the XOR of two plaintexts and breaks the tag).
+ * The nonce length n fixes q = 15 - n, the bytes that hold the message
+ * length: a message must be shorter than 2^(8q) bytes (64 KiB with a
+ * 13-byte nonce, 2^64 with a 7-byte one); a longer one is refused with
+ * AESIR_E_INPUT_LENGTH, never wrapped. Additional data: any length
+ * (SP 800-38C A.2.2 encodes it in 2, 6 or 10 bytes).
+ *
+ * Tags: 4, 6, 8, 10, 12, 14 or 16 bytes (AESIR_E_ARGUMENT otherwise);
+ * the tag length is part of B0, so a tag of one length never verifies as
+ * a truncation of another. 16 unless a protocol says otherwise; a t-byte
+ * tag is forged with probability about 2^(-8t) per try.
+ */
+#define AESIR_CCM_TAG_BYTES 16
+#define AESIR_CCM_NONCE_MIN 7
+#define AESIR_CCM_NONCE_MAX 13
+
+/* aesir_ccm_key -- an AES key for CCM. Opaque, AESIR_CCM_KEY_BYTES bytes
+ * (2048), no heap; placement rules as for aesir_aes (16-byte aligned;
+ * malloc is fine). May be shared by threads once set up. Clear it with
+ * aesir_ccm_clear(). */
+#define AESIR_CCM_KEY_BYTES 2048
+typedef struct aesir_ccm_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_CCM_KEY_BYTES];
+} aesir_ccm_key;
+
+/*
+ * aesir_ccm_init -- sets up key for CCM with a key of 16, 24 or 32 bytes
+ * and the default engine (AESIR_ENGINE overrides it). Errors:
+ * AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key is
+ * cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_init(aesir_ccm_key *key,
+                                               const uint8_t *k,
+                                               size_t key_len);
+/* aesir_ccm_init_ex -- the same with the AES engine chosen by name (NULL:
+ * the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_init_ex(aesir_ccm_key *key,
+                                                  const uint8_t *k,
+                                                  size_t key_len,
+                                                  const char *engine);
+/* aesir_ccm_engine -- the name of the engine key uses, or NULL when key
+ * is not set up. */
+AESIR_API const char *aesir_ccm_engine(const aesir_ccm_key *key);
+/* aesir_ccm_clear -- wipes key. */
+AESIR_API void aesir_ccm_clear(aesir_ccm_key *key);
+
+/*
+ * aesir_ccm_seal -- encrypts in_len bytes of in and appends a tag of
+ * tag_len bytes: out receives in_len + tag_len bytes (out_cap must be at
+ * least that; *out_len is set to it). aad may be NULL when aad_len is 0.
+ * out may equal in (in-place); no buffer needs alignment. Errors:
+ * AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT (NULL pointer, tag
+ * length), AESIR_E_IV_LENGTH (nonce not 7..13 bytes),
+ * AESIR_E_INPUT_LENGTH (in_len does not fit in 15 - nonce_len bytes),
+ * AESIR_E_OUTPUT_SIZE. Every check is made before anything is written.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_seal(const aesir_ccm_key *key, const uint8_t *nonce,
+               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+               uint8_t *out, size_t out_cap, size_t *out_len,
+               const uint8_t *in, size_t in_len, size_t tag_len);
+/*
+ * aesir_ccm_open -- verifies and decrypts what aesir_ccm_seal produced
+ * with the same tag_len (in_len bytes: ciphertext, then the tag): out
+ * receives in_len - tag_len bytes. The tag is checked in constant time
+ * before any plaintext is released: on AESIR_E_AUTH out holds no
+ * plaintext (the bytes it would have received are zeroed) and *out_len
+ * is 0. Other errors: as aesir_ccm_seal, and AESIR_E_INPUT_LENGTH when
+ * in_len < tag_len.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_open(const aesir_ccm_key *key, const uint8_t *nonce,
+               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+               uint8_t *out, size_t out_cap, size_t *out_len,
+               const uint8_t *in, size_t in_len, size_t tag_len);
+/*
+ * aesir_ccm_seal_detached / aesir_ccm_open_detached -- the same with the
+ * tag apart: out and in have len bytes, tag has tag_len. Open returns
+ * AESIR_E_AUTH with out zeroed when the tag does not match.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_seal_detached(const aesir_ccm_key *key, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_open_detached(const aesir_ccm_key *key, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, const uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+
+/*
+ * aesir_ccm -- one message in steps. CCM must know the lengths of the
+ * additional data and of the message before its first block (B0), so
+ * aesir_ccm_start takes them with the nonce and the tag length; then the
+ * additional data in any number of aesir_ccm_aad calls adding up to
+ * exactly aad_len, then the data in any number of update calls in one
+ * direction adding up to exactly msg_len, then aesir_ccm_finish
+ * (encryption: the tag) or aesir_ccm_verify (decryption). More bytes
+ * than declared: AESIR_E_INPUT_LENGTH; data before all the additional
+ * data, encrypt and decrypt updates mixed, anything after the end:
+ * AESIR_E_STATE; finish or verify before all of it: AESIR_E_INPUT_LENGTH.
+ * Holds a pointer to the key, which must outlive it, and the message's
+ * secrets (counter, MAC chain): finish/verify and every error but
+ * AESIR_E_ARGUMENT on a NULL ctx wipe it; aesir_ccm_abort does so
+ * without a result.
+ *
+ * aesir_ccm_decrypt_update_unverified releases plaintext before the tag
+ * is checked: an attacker who changes the ciphertext changes that
+ * plaintext, and only aesir_ccm_verify says so. Use it only when you must
+ * stream, and act on nothing before verify succeeds; otherwise use
+ * aesir_ccm_open, which releases nothing unverified.
+ */
+#define AESIR_CCM_CTX_BYTES 192
+typedef struct aesir_ccm {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_CCM_CTX_BYTES];
+} aesir_ccm;
+
+/* aesir_ccm_start -- begins a message: nonce (7..13 bytes), the exact
+ * lengths of the additional data and of the message, and the tag length.
+ * Errors: AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT (NULL, tag
+ * length), AESIR_E_IV_LENGTH, AESIR_E_INPUT_LENGTH (msg_len does not fit
+ * in 15 - nonce_len bytes). */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_start(aesir_ccm *ctx, const aesir_ccm_key *key, const uint8_t *nonce,
+                size_t nonce_len, uint64_t aad_len, uint64_t msg_len,
+                size_t tag_len);
+/* aesir_ccm_aad -- more additional data. Errors: AESIR_E_STATE,
+ * AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH (past aad_len). */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_aad(aesir_ccm *ctx,
+                                              const uint8_t *aad, size_t len);
+/* aesir_ccm_encrypt_update -- encrypts len bytes of in to out (len bytes;
+ * out may equal in). Errors: AESIR_E_STATE (additional data missing),
+ * AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH (past msg_len). */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_encrypt_update(aesir_ccm *ctx,
+                                                         uint8_t *out,
+                                                         const uint8_t *in,
+                                                         size_t len);
+/* aesir_ccm_decrypt_update_unverified -- decrypts len bytes; the
+ * plaintext is NOT authenticated until aesir_ccm_verify succeeds (see
+ * above). Errors as aesir_ccm_encrypt_update. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_decrypt_update_unverified(aesir_ccm *ctx, uint8_t *out,
+                                    const uint8_t *in, size_t len);
+/* aesir_ccm_finish -- the tag of an encryption; tag_len must be the one
+ * given to aesir_ccm_start (AESIR_E_ARGUMENT otherwise). Errors also:
+ * AESIR_E_STATE (decrypting, or not started), AESIR_E_INPUT_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_finish(aesir_ccm *ctx,
+                                                 uint8_t *tag,
+                                                 size_t tag_len);
+/* aesir_ccm_verify -- compares the tag of a decryption with tag in
+ * constant time: AESIR_OK or AESIR_E_AUTH. Errors also: AESIR_E_STATE
+ * (encrypting, or not started), AESIR_E_ARGUMENT (tag_len not the one
+ * given to aesir_ccm_start), AESIR_E_INPUT_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_verify(aesir_ccm *ctx,
+                                                 const uint8_t *tag,
+                                                 size_t tag_len);
+/* aesir_ccm_abort -- ends the message without a result, wiping ctx. */
+AESIR_API void aesir_ccm_abort(aesir_ccm *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -149,6 +149,9 @@ enum section {
     S_SIV,
     S_KW,
     S_XAES,
+    S_CCM_SEAL,
+    S_CCM_OPEN,
+    S_CCM_INC,
     S_GCM_KEY,
     S_GCM_SEAL,
     S_GCM_OPEN,
@@ -180,6 +183,9 @@ static const char *const section_name[NSECT] = {
     "AES-SIV (seal, open good and bad)",
     "KW/KWP (+inverse) wrap, unwrap good/bad",
     "XAES-256-GCM (seal, open good and bad)",
+    "CCM key setup, seal (appended, detached)",
+    "CCM open (good, bad tag, bad data)",
+    "CCM incremental (seal, open, verify)",
     "GCM key setup (128/192/256)",
     "GCM seal (one-shot, detached)",
     "GCM open (good, bad tag, bad data)",
@@ -734,6 +740,146 @@ static void check_mac_modes(const char *name, size_t kl)
 }
 
 /* ---------------------------------------------------------------------
+ * CCM on one engine and key size: key set-up from a secret key, seal
+ * and open one-shot (appended and detached tags of 4..16 bytes, nonces
+ * of 7..13), incremental with odd splits, good and bad tags; secret
+ * plaintext, ciphertext, tag and additional data; outputs compared with
+ * a ref-engine key on public copies. The verdict of the tag check is
+ * declassified by ccm.c (it is the return code).
+ * ------------------------------------------------------------------- */
+
+#define CCM_MAX 531
+#define CCM_AAD_MAX 40
+
+/* Incremental seal (enc) or open in pieces of 1, 5, 16, 27, 64 bytes
+ * from split index s0; the rc of the last call. */
+static int ccm_incremental(const aesir_ccm_key *key, int enc,
+                           const uint8_t *nonce, size_t nl, const uint8_t *aad,
+                           size_t al, uint8_t *out, const uint8_t *in,
+                           size_t len, uint8_t *tag, size_t tl, unsigned s0)
+{
+    static const size_t splits[] = {1, 5, 16, 27, 64};
+    aesir_ccm ctx;
+    size_t done = 0;
+    unsigned i = s0;
+    int err = aesir_ccm_start(&ctx, key, nonce, nl, al, len, tl);
+
+    while (err == AESIR_OK && done < al) {
+        size_t step = splits[i++ % 5];
+        step = step < al - done ? step : al - done;
+        err = aesir_ccm_aad(&ctx, aad + done, step);
+        done += step;
+    }
+    done = 0;
+    while (err == AESIR_OK && done < len) {
+        size_t step = splits[i++ % 5];
+        step = step < len - done ? step : len - done;
+        err = enc ? aesir_ccm_encrypt_update(&ctx, out + done, in + done, step)
+                  : aesir_ccm_decrypt_update_unverified(&ctx, out + done,
+                                                        in + done, step);
+        done += step;
+    }
+    if (err == AESIR_OK)
+        err = enc ? aesir_ccm_finish(&ctx, tag, tl)
+                  : aesir_ccm_verify(&ctx, tag, tl);
+    aesir_ccm_abort(&ctx);
+    return err;
+}
+
+static void check_ccm(const char *name, size_t kl)
+{
+    static const size_t lens[] = {0, 1, 15, 16, 17, 33, 64, 100, 255, 531};
+    static const size_t nonce_lens[] = {7, 13, 12, 8, 11};
+    static const size_t tag_lens[] = {16, 4, 8, 10, 14};
+    static aesir_ccm_key key, ref;
+    static uint8_t pt[CCM_MAX], aad[CCM_AAD_MAX], want[CCM_MAX + 16];
+    static uint8_t sec_in[CCM_MAX + 16], sec_aad[CCM_AAD_MAX];
+    static uint8_t out[CCM_MAX + 16], bad[CCM_MAX + 16];
+    uint8_t key_pub[32], key_sec[32], nonce[13], tag[16];
+    size_t want_len, out_len;
+    int rc;
+
+    fill(key_pub, kl);
+    CHECK_EQ(aesir_ccm_init_ex(&ref, key_pub, kl, "ref"), AESIR_OK);
+    begin(S_CCM_SEAL);
+    secret_copy(key_sec, key_pub, kl);
+    CHECK_EQ(aesir_ccm_init_ex(&key, key_sec, kl, name), AESIR_OK);
+    end(S_CCM_SEAL);
+    for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        size_t len = lens[i], nl = nonce_lens[i % 5], tl = tag_lens[i % 5];
+        size_t al = (7 * i) % (CCM_AAD_MAX + 1);
+
+        fill(nonce, nl);
+        fill(pt, len);
+        fill(aad, al);
+        CHECK_EQ(aesir_ccm_seal(&ref, nonce, nl, aad, al, want, sizeof(want),
+                                &want_len, pt, len, tl),
+                 AESIR_OK);
+
+        begin(S_CCM_SEAL);
+        secret_copy(sec_in, pt, len);
+        secret_copy(sec_aad, aad, al);
+        memset(out, 0, sizeof(out));
+        rc = aesir_ccm_seal(&key, nonce, nl, sec_aad, al, out, sizeof(out),
+                            &out_len, sec_in, len, tl);
+        CT_PUBLIC(out, sizeof(out));
+        CHECK(rc == AESIR_OK && out_len == len + tl &&
+              memcmp(out, want, len + tl) == 0);
+        rc = aesir_ccm_seal_detached(&key, nonce, nl, sec_aad, al, out, tag, tl,
+                                     sec_in, len);
+        CT_PUBLIC(out, sizeof(out));
+        CT_PUBLIC(tag, sizeof(tag));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len) == 0 &&
+              memcmp(tag, want + len, tl) == 0);
+        end(S_CCM_SEAL);
+
+        /* open: good in place, then a bad tag and (with data) a bad
+         * ciphertext byte */
+        begin(S_CCM_OPEN);
+        secret_copy(sec_in, want, len + tl);
+        rc = aesir_ccm_open(&key, nonce, nl, sec_aad, al, sec_in,
+                            sizeof(sec_in), &out_len, sec_in, len + tl, tl);
+        CT_PUBLIC(sec_in, sizeof(sec_in));
+        CHECK(rc == AESIR_OK && out_len == len && memcmp(sec_in, pt, len) == 0);
+        for (unsigned v = 0; v < (len != 0 ? 2u : 1u); v++) {
+            memcpy(bad, want, len + tl);
+            bad[v == 0 ? len + tl - 1 : len / 2] ^= 0x10;
+            secret_copy(sec_in, bad, len + tl);
+            memset(out, 0x5a, sizeof(out));
+            rc = aesir_ccm_open_detached(&key, nonce, nl, sec_aad, al, out,
+                                         sec_in + len, tl, sec_in, len);
+            CT_PUBLIC(out, sizeof(out));
+            CHECK(rc == AESIR_E_AUTH && all_zero(out, len));
+        }
+        end(S_CCM_OPEN);
+
+        begin(S_CCM_INC);
+        secret_copy(sec_in, pt, len);
+        memset(out, 0, sizeof(out));
+        rc = ccm_incremental(&key, 1, nonce, nl, sec_aad, al, out, sec_in, len,
+                             tag, tl, i);
+        CT_PUBLIC(out, sizeof(out));
+        CT_PUBLIC(tag, sizeof(tag));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len) == 0 &&
+              memcmp(tag, want + len, tl) == 0);
+        for (unsigned v = 0; v < 2; v++) {
+            secret_copy(sec_in, want, len + tl);
+            if (v == 1)
+                sec_in[len] ^= 0x80;
+            rc = ccm_incremental(&key, 0, nonce, nl, sec_aad, al, out, sec_in,
+                                 len, sec_in + len, tl, i + 2);
+            /* decrypt_update_unverified releases the plaintext either way */
+            CT_PUBLIC(out, sizeof(out));
+            CHECK(rc == (v == 0 ? AESIR_OK : AESIR_E_AUTH) &&
+                  memcmp(out, pt, len) == 0);
+        }
+        end(S_CCM_INC);
+    }
+    aesir_ccm_clear(&key);
+    aesir_ccm_clear(&ref);
+}
+
+/* ---------------------------------------------------------------------
  * GCM and GMAC on one pair (AES engine x GHASH engine): every call on
  * the pair's key (set up from a secret key) with secret data, and on the
  * ref x ghash-ref pair with public copies; rc, lengths, outputs agree.
@@ -1050,6 +1196,7 @@ static unsigned long check_engine(const char *name, const char *desc,
         check_modes(&both, &enc, &ref);
         check_many(name, kl);
         check_mac_modes(name, kl);
+        check_ccm(name, kl);
 
         aesir_aes_clear(&enc);
         aesir_aes_clear(&dec);

@@ -94,6 +94,7 @@
 
 #include "aesir.h"
 #include "check.h"
+#include "ccm.h"
 #include "gcm.h"
 #include "internal.h"
 
@@ -124,12 +125,15 @@ enum kind {
     K_EKJ0,
     K_GHASH,
     K_J0,
+    K_CCMS0,
+    K_CCMMAC,
     NKINDS
 };
 
 static const char *const kind_name[NKINDS] = {
-    "key",     "rk",        "rk-inv",    "sched", "keystream", "plaintext",
-    "cbc-xor", "mac-chain", "ghash-key", "ekj0",  "ghash-out", "j0"};
+    "key",       "rk",      "rk-inv",    "sched",     "keystream",
+    "plaintext", "cbc-xor", "mac-chain", "ghash-key", "ekj0",
+    "ghash-out", "j0",      "ccm-s0",    "ccm-mac"};
 
 /* Key material may be allowlisted; the rest never. */
 static int kind_is_key(unsigned k)
@@ -599,6 +603,12 @@ static struct {
     const char *ghash;
     uint8_t giv[60], aad[80], tag[16];
     size_t iv_len, aad_len;
+    /* CCM */
+    _Alignas(64) aesir_ccm_key ckey; /* the engine under test */
+    _Alignas(64) aesir_ccm_key ctmp; /* scratch */
+    aesir_ccm cctx;
+    uint8_t nonce[13];
+    size_t nonce_len, tag_len;
 } g;
 
 /* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
@@ -1596,6 +1606,200 @@ static void test_gcm_pair(size_t key_len)
     aesir_aes_clear(&g.ref);
 }
 
+/* ---- CCM ------------------------------------------------------------- */
+
+static void call_ccm_init(void)
+{
+    g.err = aesir_ccm_init_ex(&g.ctmp, g.keybytes, g.key_len, g.engine);
+}
+
+static void call_ccm_seal(void)
+{
+    g.err =
+        aesir_ccm_seal(&g.ckey, g.nonce, g.nonce_len, g.aad, g.aad_len, g.out,
+                       sizeof(g.out), &g.out_len, g.in, g.len, g.tag_len);
+}
+
+static void call_ccm_open(void)
+{
+    g.err = aesir_ccm_open(&g.ckey, g.nonce, g.nonce_len, g.aad, g.aad_len,
+                           g.out, sizeof(g.out), &g.out_len, g.in,
+                           g.len + g.tag_len, g.tag_len);
+}
+
+static void call_ccm_start(void)
+{
+    g.err = aesir_ccm_start(&g.cctx, &g.ckey, g.nonce, g.nonce_len, g.aad_len,
+                            g.len, g.tag_len);
+}
+
+static void call_ccm_aad(void)
+{
+    g.err = aesir_ccm_aad(&g.cctx, g.aad + g.upd_off, g.upd_len);
+}
+
+static void call_ccm_encrypt_update(void)
+{
+    g.err = aesir_ccm_encrypt_update(&g.cctx, g.out + g.upd_off,
+                                     g.in + g.upd_off, g.upd_len);
+}
+
+static void call_ccm_decrypt_update(void)
+{
+    g.err = aesir_ccm_decrypt_update_unverified(&g.cctx, g.out + g.upd_off,
+                                                g.in + g.upd_off, g.upd_len);
+}
+
+static void call_ccm_finish(void)
+{
+    g.err = aesir_ccm_finish(&g.cctx, g.tag, g.tag_len);
+}
+
+static void call_ccm_verify(void)
+{
+    g.err = aesir_ccm_verify(&g.cctx, g.tag, g.tag_len);
+}
+
+/* A message's secrets, for g.nonce, g.aad and pt (len bytes): E(A_0),
+ * every CBC-MAC chaining value Y_i (SP 800-38C A.2, computed here on the
+ * ref engine from the formatted blocks), the keystream E(A_1) ... and
+ * the plaintext. */
+static void register_ccm_secrets(const uint8_t *pt, size_t len)
+{
+    static uint8_t b[16 * 8 + MAX_MSG + 32];
+    size_t q = 15 - g.nonce_len, n = 16;
+    uint8_t a[16], y[16] = {0}, ks[16];
+
+    reset_call_secrets();
+    memset(b, 0, sizeof(b));
+    b[0] = (uint8_t)((g.aad_len ? 64 : 0) | (g.tag_len - 2) / 2 << 3 | (q - 1));
+    memcpy(b + 1, g.nonce, g.nonce_len);
+    b[14] = (uint8_t)(len >> 8), b[15] = (uint8_t)len;
+    if (g.aad_len != 0) {
+        b[16] = (uint8_t)(g.aad_len >> 8), b[17] = (uint8_t)g.aad_len;
+        memcpy(b + 18, g.aad, g.aad_len);
+        n += (2 + g.aad_len + 15) / 16 * 16;
+    }
+    memcpy(b + n, pt, len);
+    n += (len + 15) / 16 * 16;
+    for (size_t i = 0; i < n; i += 16) {
+        xor16(y, y, b + i);
+        ref_block(y, y);
+        add_secret(K_CCMMAC, y, 16);
+    }
+    memset(a, 0, 16);
+    a[0] = (uint8_t)(q - 1);
+    memcpy(a + 1, g.nonce, g.nonce_len);
+    ref_block(ks, a);
+    add_secret(K_CCMS0, ks, 16);
+    for (size_t i = 0; i < (len + 15) / 16; i++) {
+        a[15] = (uint8_t)(i + 1), a[14] = (uint8_t)((i + 1) >> 8);
+        ref_block(ks, a);
+        add_secret(K_KEYSTREAM, ks, 16);
+    }
+    add_blocks(K_PLAIN, pt, len);
+}
+
+/* One message: seal, open (good and bad tag), incremental both ways,
+ * each call scanned. len < 2^16 (the length is written in 2 bytes
+ * above; q >= 2 for every nonce). */
+static void ccm_case(size_t len, size_t aad_len, size_t nonce_len,
+                     size_t tag_len)
+{
+    static const size_t split[] = {7, 16, 33, 100, 1};
+    static uint8_t pt[MAX_MSG], sealed[MAX_MSG + 16];
+    size_t n = 0, off;
+    int pass;
+
+    g.len = len, g.aad_len = aad_len, g.nonce_len = nonce_len;
+    g.tag_len = tag_len;
+    fill(g.nonce, nonce_len);
+    fill(g.aad, aad_len);
+    fill(pt, len);
+    CHECK(aesir_ccm_seal(&g.ctmp, g.nonce, nonce_len, g.aad, aad_len, sealed,
+                         sizeof(sealed), &n, pt, len, tag_len) == AESIR_OK);
+    register_ccm_secrets(pt, len);
+
+    memcpy(g.in, pt, len);
+    memset(g.out, 0, sizeof(g.out));
+    scan_call("ccm_seal", call_ccm_seal);
+    CHECK(g.err == AESIR_OK && g.out_len == len + tag_len &&
+          memcmp(g.out, sealed, len + tag_len) == 0);
+    memcpy(g.in, sealed, len + tag_len);
+    scan_call("ccm_open", call_ccm_open);
+    CHECK(g.err == AESIR_OK && g.out_len == len && memcmp(g.out, pt, len) == 0);
+    g.in[len + 1] ^= 1;
+    scan_call("ccm_open bad tag", call_ccm_open);
+    CHECK(g.err == AESIR_E_AUTH && g.out_len == 0 && all_zero(g.out, len));
+
+    for (pass = 0; pass < 3; pass++) {
+        const char *row = pass == 0   ? "ccm incremental enc"
+                          : pass == 1 ? "ccm incremental dec"
+                                      : "ccm incremental dec bad";
+        size_t i = 0;
+        memcpy(g.in, pass == 0 ? pt : sealed, len);
+        memset(g.out, 0, sizeof(g.out));
+        scan_call(row, call_ccm_start);
+        CHECK_EQ(g.err, AESIR_OK);
+        for (off = 0; off < aad_len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len =
+                split[i % 5] < aad_len - off ? split[i % 5] : aad_len - off;
+            i++;
+            scan_call(row, call_ccm_aad);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        for (off = 0; off < len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len = split[i % 5] < len - off ? split[i % 5] : len - off;
+            i++;
+            scan_call(row, pass == 0 ? call_ccm_encrypt_update
+                                     : call_ccm_decrypt_update);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        if (pass == 0) {
+            scan_call(row, call_ccm_finish);
+            CHECK(g.err == AESIR_OK &&
+                  memcmp(g.tag, sealed + len, tag_len) == 0 &&
+                  memcmp(g.out, sealed, len) == 0);
+        } else {
+            memcpy(g.tag, sealed + len, tag_len);
+            g.tag[0] ^= (uint8_t)(pass == 2);
+            scan_call(row, call_ccm_verify);
+            CHECK(g.err == (pass == 1 ? AESIR_OK : AESIR_E_AUTH) &&
+                  memcmp(g.out, pt, len) == 0);
+        }
+    }
+}
+
+/* CCM on g.engine with a key of key_len bytes: key set-up and messages
+ * long enough for the fused kernels and the generic paths' chunks. */
+static void test_ccm_engine(size_t key_len)
+{
+    seed_for(g.engine, key_len);
+    rng_state ^= 0x63636d;
+    g.key_len = key_len;
+    fill(g.keybytes, key_len);
+    CHECK(aesir_aes_init_ex(&g.ref, g.keybytes, key_len, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    CHECK(aesir_ccm_init_ex(&g.ckey, g.keybytes, key_len, g.engine) ==
+          AESIR_OK);
+    /* the scratch key on ref computes the expected output */
+    CHECK(aesir_ccm_init_ex(&g.ctmp, g.keybytes, key_len, "ref") == AESIR_OK);
+    register_key_secrets(
+        &((const struct ccm_key_state *)(const void *)g.ckey.opaque)->aes);
+    ccm_case(100, 20, 13, 16);
+    ccm_case(531, 0, 12, 8);
+    ccm_case(37, 77, 7, 4);
+    ccm_case(MAX_MSG, 5, 11, 10);
+    reset_call_secrets();
+    scan_call("ccm_init_ex", call_ccm_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    aesir_ccm_clear(&g.ctmp);
+    aesir_ccm_clear(&g.ckey);
+    aesir_aes_clear(&g.ref);
+}
+
 static void test_engine_key(size_t key_len)
 {
     seed_for(g.engine, key_len);
@@ -1773,6 +1977,17 @@ int main(int argc, char **argv)
             test_gcm_pair(16 + 8 * (pair++ % 3));
             report_engine();
         }
+    }
+    /* CCM on every engine, the key size changing from engine to engine */
+    printf("CCM residue per engine:\n");
+    for (size_t i = 0, n = 0; i < aesir_engine_count(); i++) {
+        const char *name = aesir_engine_name(i);
+        if ((only != NULL && strcmp(only, name) != 0) ||
+            !(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        cur_engine = g.engine = name;
+        test_ccm_engine(16 + 8 * (n++ % 3));
+        report_engine();
     }
     printf("total:");
     for (unsigned k = 0; k < NKINDS; k++)

@@ -152,6 +152,21 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t *in, size_t len,
                                   uint8_t tag[16], int decrypt);
 
+/*
+ * CCM fast path (src/aead/ccm.c): nblocks whole blocks of CCM's CTR and
+ * its CBC-MAC chain in one pass, two blocks in flight per round (the MAC
+ * block and a counter block), so that the CTR half runs in the shadow
+ * of the serial MAC chain. ctr is the next counter block (advanced by
+ * nblocks on return; the caller guarantees the low 64 bits, read
+ * big-endian, do not wrap within the call); mac is the CBC-MAC chaining
+ * value Y, updated on return. Encryption: mac over in (the plaintext),
+ * out = in ^ E(ctr_i); decryption: out = in ^ E(ctr_i), mac over out.
+ * in == out allowed; rk is the encryption schedule. Both or neither.
+ */
+typedef void (*aesir_ccm_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
+                             uint8_t mac[16], uint8_t *out, const uint8_t *in,
+                             size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -176,6 +191,8 @@ struct aesir_engine {
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
+    aesir_ccm_fn ccm_enc;         /* optional: CCM fast paths (above) */
+    aesir_ccm_fn ccm_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

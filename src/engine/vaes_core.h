@@ -932,6 +932,8 @@ ENGINE_FN int ENGINE_NAME(setkey_pair)(void *rk_enc, void *rk_dec,
     return ak_setkey_pair(rk_enc, rk_dec, key, key_len, dirs, most);
 }
 
+#include "x86_ccm.h"
+
 static const struct aesir_engine ENGINE_NAME(engine) = {
     .name = VAES_ENGINE_NAME,
     .description = VAES_DESCRIPTION,
@@ -958,6 +960,9 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
+    /* fused CCM: aesni's VEX kernels (aesni_ccm.c, same key layout) */
+    .ccm_enc = aesir_aesni_ccm_enc_avx,
+    .ccm_dec = aesir_aesni_ccm_dec_avx,
 };
 
 #endif /* AESIR_VAES_CORE_H */

@@ -1,0 +1,105 @@
+/* test_ccm_rfc3610.h -- RFC 3610 section 8, packet vectors #1..#24
+ * (AES-128; the packet's first bytes are the additional data).
+ * The table is the RFC's data: key, nonce, additional data, plaintext,
+ * ciphertext followed by the tag (8 bytes for #1..#6 and #13..#18,
+ * 10 for the others). */
+static const struct rfc3610_vector {
+    const char *key, *nonce, *aad, *pt, *ct_tag;
+} rfc3610[24] = {
+    /* packet vector #1 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000003020100a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e",
+     "588c979a61c663d2f066d0c2c0f989806d5f6b61dac38417e8d12cfdf926e0"},
+    /* packet vector #2 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000004030201a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+     "72c91a36e135f8cf291ca894085c87e3cc15c439c9e43a3ba091d56e10400916"},
+    /* packet vector #3 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000005040302a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+     "51b1e5f44a197d1da46b0f8e2d282ae871e838bb64da8596574adaa76fbd9fb0c5"},
+    /* packet vector #4 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000006050403a0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e",
+     "a28c6865939a9a79faaa5c4c2a9d4a91cdac8c96c861b9c9e61ef1"},
+    /* packet vector #5 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000007060504a0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e1f",
+     "dcf1fb7b5d9e23fb9d4e131253658ad86ebdca3e51e83f077d9c2d93"},
+    /* packet vector #6 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000008070605a0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+     "6fc1b011f006568b5171a42d953d469b2570a4bd87405a0443ac91cb94"},
+    /* packet vector #7 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "00000009080706a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e",
+     "0135d1b2c95f41d5d1d4fec185d166b8094e999dfed96c048c56602c97acbb7490"},
+    /* packet vector #8 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "0000000a090807a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+     "7b75399ac0831dd2f0bbd75879a2fd8f6cae6b6cd9b7db24c17b4433f434963f34b4"},
+    /* packet vector #9 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "0000000b0a0908a0a1a2a3a4a5",
+     "0001020304050607", "08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+     "82531a60cc24945a4b8279181ab5c84df21ce7f9b73f42e197ea9c07e56b5eb17e5f4e"},
+    /* packet vector #10 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "0000000c0b0a09a0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e",
+     "07342594157785152b074098330abb141b947b566aa9406b4d999988dd"},
+    /* packet vector #11 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "0000000d0c0b0aa0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e1f",
+     "676bb20380b0e301e8ab79590a396da78b834934f53aa2e9107a8b6c022c"},
+    /* packet vector #12 */
+    {"c0c1c2c3c4c5c6c7c8c9cacbcccdcecf", "0000000e0d0c0ba0a1a2a3a4a5",
+     "000102030405060708090a0b", "0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+     "c0ffa0d6f05bdb67f24d43a4338d2aa4bed7b20e43cd1aa31662e7ad65d6db"},
+    /* packet vector #13 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00412b4ea9cdbe3c9696766cfa",
+     "0be1a88bace018b1", "08e8cf97d820ea258460e96ad9cf5289054d895ceac47c",
+     "4cb97f86a2a4689a877947ab8091ef5386a6ffbdd080f8e78cf7cb0cddd7b3"},
+    /* packet vector #14 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "0033568ef7b2633c9696766cfa",
+     "63018f76dc8a1bcb", "9020ea6f91bdd85afa0039ba4baff9bfb79c7028949cd0ec",
+     "4ccb1e7ca981befaa0726c55d378061298c85c92814abc33c52ee81d7d77c08a"},
+    /* packet vector #15 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00103fe41336713c9696766cfa",
+     "aa6cfa36cae86b40", "b916e0eacc1c00d7dcec68ec0b3bbb1a02de8a2d1aa346132e",
+     "b1d23a2220ddc0ac900d9aa03c61fcf4a559a4417767089708a776796edb723506"},
+    /* packet vector #16 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00764c63b8058e3c9696766cfa",
+     "d0d0735c531e1becf049c244", "12daac5630efa5396f770ce1a66b21f7b2101c",
+     "14d253c3967b70609b7cbb7c499160283245269a6f49975bcadeaf"},
+    /* packet vector #17 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00f8b678094e3b3c9696766cfa",
+     "77b60f011c03e1525899bcae", "e88b6a46c78d63e52eb8c546efb5de6f75e9cc0d",
+     "5545ff1a085ee2efbf52b2e04bee1e2336c73e3f762c0c7744fe7e3c"},
+    /* packet vector #18 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00d560912d3f703c9696766cfa",
+     "cd9044d2b71fdb8120ea60c0", "6435acbafb11a82e2f071d7ca4a5ebd93a803ba87f",
+     "009769ecabdf48625594c59251e6035722675e04c847099e5ae0704551"},
+    /* packet vector #19 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "0042fff8f1951c3c9696766cfa",
+     "d85bc7e69f944fb8", "8a19b950bcf71a018e5e6701c91787659809d67dbedd18",
+     "bc218daa947427b6db386a99ac1aef23ade0b52939cb6a637cf9bec2408897c6ba"},
+    /* packet vector #20 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "00920f40e56cdc3c9696766cfa",
+     "74a0ebc9069f5b37", "1761433c37c5a35fc1f39f406302eb907c6163be38c98437",
+     "5810e6fd25874022e80361a478e3e9cf484ab04f447efff6f0a477cc2fc9bf548944"},
+    /* packet vector #21 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "0027ca0c7120bc3c9696766cfa",
+     "44a3aa3aae6475ca", "a434a8e58500c6e41530538862d686ea9e81301b5ae4226bfa",
+     "f2beed7bc5098e83feb5b31608f8e29c38819a89c8e776f1544d4151a4ed3a8b87b9ce"},
+    /* packet vector #22 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "005b8ccbcd9af83c9696766cfa",
+     "ec46bb63b02520c33c49fd70", "b96b49e21d621741632875db7f6c9243d2d7c2",
+     "31d750a09da3ed7fddd49a2032aabf17ec8ebf7d22c8088c666be5c197"},
+    /* packet vector #23 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "003ebe94044b9a3c9696766cfa",
+     "47a65ac78b3d594227e85e71", "e2fcfbb880442c731bf95167c8ffd7895e337076",
+     "e882f1dbd38ce3eda7c23f04dd65071eb41342acdf7e00dccec7ae52987d"},
+    /* packet vector #24 */
+    {"d7828d13b2b0bdc325a76236df93cc6b", "008d493b30ae8b3c9696766cfa",
+     "6e37a6ef546d955d34ab6059", "abf21c0b02feb88f856df4a37381bce3cc128517d4",
+     "f32905b88a641b04b9c9ffb58cc390900f3da12ab16dce9e82efa16da62059"},
+};
