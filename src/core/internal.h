@@ -152,6 +152,18 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t *in, size_t len,
                                   uint8_t tag[16], int decrypt);
 
+/*
+ * GCM-SIV CTR fast path (src/aead/gcm_siv.c; RFC 8452 section 4, step
+ * 10): encrypts the counter blocks ctr, ctr+1, ... and XORs them into in,
+ * where "+1" adds one to the 32-bit little-endian integer in bytes 0..3
+ * of the block, modulo 2^32 (no carry into bytes 4..15, which stay as
+ * they are). On return ctr holds the next counter block. rk is the
+ * encryption schedule of the derived message-encryption key.
+ */
+typedef void (*aesir_ctr32le_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
+                                 uint8_t *out, const uint8_t *in,
+                                 size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -176,6 +188,7 @@ struct aesir_engine {
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
+    aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
