@@ -220,6 +220,20 @@ static void ctr32le_add(uint8_t ctr[16], uint32_t n)
     ctr[3] = (uint8_t)(c >> 24);
 }
 
+/* out = a ^ b on n bytes, a multiple of 16, 8 bytes at a time
+ * (aesir_xor goes byte by byte: 1 cycle per byte). */
+static void xor_blocks(uint8_t *out, const uint8_t *a, const uint8_t *b,
+                       size_t n)
+{
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        x ^= y;
+        memcpy(out + i, &x, 8);
+    }
+}
+
 /* Step 10 on n full blocks: the engine's path, or counter blocks made
  * here and encrypted with bulk ECB, SIV_CTR_BATCH at a time. */
 static void ctr_blocks(struct siv_msg *m, uint8_t ctr[16], uint8_t *out,
@@ -239,7 +253,7 @@ static void ctr_blocks(struct siv_msg *m, uint8_t ctr[16], uint8_t *out,
             ctr32le_add(ctr, 1);
         }
         m->e->encrypt(m->rk, m->nr, ks, ctrs, k);
-        aesir_xor(out, in, ks, 16 * k);
+        xor_blocks(out, in, ks, 16 * k);
         used = k > used ? k : used;
         out += 16 * k, in += 16 * k, n -= k;
     }

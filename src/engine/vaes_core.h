@@ -958,6 +958,9 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
+#ifdef VAES_CTR32LE /* GCM-SIV's CTR, in a file of its own */
+    .ctr32le = VAES_CTR32LE,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
