@@ -170,11 +170,23 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     aesir_wipe(mk, sizeof(mk));
 }
 
+/* Bytes of stack below a message's frame that the GHASH engines without
+ * a native POLYVAL may leave their accumulator in (test_residue). */
+#define SIV_GHASH_STACK 2048
+
 static void msg_end(struct siv_msg *m)
 {
     aesir_wipe(m->rk, sizeof(m->rk));
     aesir_wipe(m->hk, m->key->hk_bytes);
     aesir_wipe(m->s, sizeof(m->s));
+    /* The software GHASH engines (ghash-ref, -table4/8, -ct64,
+     * -ctmul-avx512) keep the accumulator as native 64-bit words, and
+     * spill it: GHASH's Y stored little-endian is POLYVAL's S byte for
+     * byte (RFC 8452 Appendix A), and S is secret (the tag is E(S)).
+     * Their frames lie below this one. The native POLYVAL paths keep it
+     * in registers. */
+    if (m->key->gh->polyval == NULL)
+        aesir_wipe_stack(SIV_GHASH_STACK);
 }
 
 /* POLYVAL over len bytes of p, the last partial block padded with zeros. */
