@@ -26,8 +26,10 @@
  *             engine's bulk ECB: random keys, 1..300 blocks, counters
  *             starting anywhere and at 2^32 - 1 .. 2^32 - 40 (the wrap
  *             without carry, section 4 step 10), in place and not; and on
- *             the whole mode, a key with the path against the same key with
- *             it removed (the generic code), random messages up to 9 KiB.
+ *             the whole mode, a key with the engine's paths (CTR, fused
+ *             decryption) against the same key with them removed (the
+ *             generic code): random messages up to 9 KiB, in place and
+ *             not, and a flipped bit refused.
  *   bad       every single-bit flip of tag, ciphertext, AAD and nonce of a
  *             random message fails open and open_detached with AESIR_E_AUTH,
  *             out zeroed and *out_len 0; truncated input (in_len < 16), NULL
@@ -415,7 +417,8 @@ static void test_kernel_engine(const struct aesir_engine *e)
     }
 }
 
-/* The whole mode with the engine's CTR path and without it. */
+/* The whole mode with the engine's CTR path and fused decryption, and
+ * without them (the generic code). */
 static void test_fast_vs_generic(const struct gcm_pair *p)
 {
     static _Alignas(64) uint8_t pt[MAX_MSG], c1[MAX_MSG + 16], c2[MAX_MSG + 16];
@@ -434,6 +437,7 @@ static void test_fast_vs_generic(const struct gcm_pair *p)
             return;
         memcpy(&k2, &k1, sizeof(k1));
         ((struct gcm_siv_key_state *)(void *)k2.opaque)->ctr = NULL;
+        ((struct gcm_siv_key_state *)(void *)k2.opaque)->fused_dec = NULL;
         snprintf(where, sizeof(where), "fast vs generic %s x %s, len %zu",
                  p->aes, p->ghash, len);
         T(aesir_gcm_siv_seal(&k1, nonce, aad, alen, c1, sizeof(c1), &n1, pt,
@@ -441,9 +445,22 @@ static void test_fast_vs_generic(const struct gcm_pair *p)
         T(aesir_gcm_siv_seal(&k2, nonce, aad, alen, c2, sizeof(c2), &n2, pt,
                              len) == AESIR_OK);
         T(n1 == n2 && memcmp(c1, c2, n1) == 0);
-        T(aesir_gcm_siv_open(&k1, nonce, aad, alen, c1, sizeof(c1), &n1, c1,
+        /* open: the generic path out of place, the fast one in place */
+        T(aesir_gcm_siv_open(&k2, nonce, aad, alen, c1, sizeof(c1), &n1, c2,
                              n2) == AESIR_OK);
         T(n1 == len && memcmp(c1, pt, len) == 0);
+        T(aesir_gcm_siv_open(&k1, nonce, aad, alen, c2, sizeof(c2), &n1, c2,
+                             n2) == AESIR_OK);
+        T(n1 == len && memcmp(c2, pt, len) == 0);
+        /* a flipped ciphertext bit: refused on both */
+        if (len > 0) {
+            T(aesir_gcm_siv_seal(&k1, nonce, aad, alen, c2, sizeof(c2), &n2, pt,
+                                 len) == AESIR_OK);
+            c2[len / 2] ^= 4;
+            T(aesir_gcm_siv_open(&k1, nonce, aad, alen, c2, sizeof(c2), &n1, c2,
+                                 n2) == AESIR_E_AUTH);
+            T(all_zero(c2, len));
+        }
     }
     aesir_gcm_siv_clear(&k1);
     aesir_gcm_siv_clear(&k2);

@@ -163,6 +163,18 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
 typedef void (*aesir_ctr32le_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
                                  uint8_t *out, const uint8_t *in,
                                  size_t nblocks);
+/*
+ * GCM-SIV fused decryption (optional; gcm_siv.c uses it only with the
+ * GHASH engine named by the engine's gcm_ghash, whose POLYVAL key layout
+ * hk is): the CTR of ctr32le on the whole blocks of len bytes, or fewer,
+ * with POLYVAL of the plaintext it writes (out; in == out allowed) into
+ * s (POLYVAL's byte order) in the same pass. Returns the bytes it did, a
+ * multiple of 16; ctr and s are updated for them.
+ */
+typedef size_t (*aesir_gcmsiv_dec_fn)(const void *rk, unsigned nr,
+                                      const void *hk, uint8_t ctr[16],
+                                      uint8_t s[16], uint8_t *out,
+                                      const uint8_t *in, size_t len);
 
 struct aesir_engine {
     const char *name;
@@ -189,6 +201,7 @@ struct aesir_engine {
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
     aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
+    aesir_gcmsiv_dec_fn gcmsiv_dec; /* optional, for gcm_ghash too */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -249,6 +249,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 /* GCM-SIV's CTR: vaes_avx512_gcmsiv.c. */
 #include "x86_gcmsiv.h"
 #define VAES_CTR32LE aesir_vaes_avx512_ctr32le
+#define VAES_GCMSIV_DEC aesir_vaes_avx512_gcmsiv_dec
 
 #include "vaes_core.h"
 

@@ -958,8 +958,11 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
-#ifdef VAES_CTR32LE /* GCM-SIV's CTR, in a file of its own */
+#ifdef VAES_CTR32LE /* GCM-SIV's kernels, in a file of their own */
     .ctr32le = VAES_CTR32LE,
+#endif
+#ifdef VAES_GCMSIV_DEC
+    .gcmsiv_dec = VAES_GCMSIV_DEC,
 #endif
 };
 

@@ -28,4 +28,11 @@ void aesir_vaes_avx2_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],
 void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],
                                uint8_t *out, const uint8_t *in, size_t nblocks);
 
+/* vaes-avx512's fused decryption (aesir_gcmsiv_dec_fn) for the key
+ * layout of its partner ghash-vpclmul-avx512. */
+size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
+                                    uint8_t ctr[16], uint8_t s[16],
+                                    uint8_t *out, const uint8_t *in,
+                                    size_t len);
+
 #endif /* AESIR_X86_GCMSIV_H */
