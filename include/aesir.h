@@ -757,9 +757,8 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ghash_engine_selftest(const char *name);
  * Nonces: 12 bytes. Unlike GCM, a repeated nonce does not break the
  * scheme: it reveals only whether the same (additional data, plaintext)
  * pair was sealed twice under it. Still use a fresh nonce per message
- * (random is fine) where you can: RFC 8452 section 9 bounds how many
- * messages a key may seal (about 2^32 random-nonce messages of moderate
- * size keep the attacker's advantage below 2^-32).
+ * (random is fine) where you can, and keep to the bounds on messages and
+ * bytes per key that RFC 8452 section 9 and its references give.
  *
  * Tags: always 16 bytes (AESIR_GCM_SIV_TAG_BYTES).
  *
