@@ -30,6 +30,9 @@
  *             decryption) against the same key with them removed (the
  *             generic code): random messages up to 9 KiB, in place and
  *             not, and a flipped bit refused.
+ *   upto      every GHASH engine's POLYVAL key set-up for short calls
+ *             (polyval_init_upto) against the full one, every call length
+ *             up to the bound it was set up for.
  *   bad       every single-bit flip of tag, ciphertext, AAD and nonce of a
  *             random message fails open and open_detached with AESIR_E_AUTH,
  *             out zeroed and *out_len 0; truncated input (in_len < 16), NULL
@@ -417,6 +420,39 @@ static void test_kernel_engine(const struct aesir_engine *e)
     }
 }
 
+/* A GHASH engine's POLYVAL key set up for calls of at most max blocks
+ * (polyval_init_upto) against the full set-up, on every call length up
+ * to max, the rest of the key area holding garbage. */
+static size_t upto_tested;
+
+static void test_polyval_upto(const struct aesir_ghash_engine *e)
+{
+    static _Alignas(64) unsigned char hk1[AESIR_GHASH_KEY_BYTES],
+        hk2[AESIR_GHASH_KEY_BYTES];
+    static const size_t maxes[] = {1, 2,  3,  4,  5,  7,  8,
+                                   9, 15, 16, 17, 31, 32, 40};
+    uint8_t h[16], in[16 * 40], s1[16], s2[16];
+
+    upto_tested++;
+    for (size_t i = 0; i < sizeof(maxes) / sizeof(maxes[0]); i++) {
+        size_t max = maxes[i];
+        fill(h, 16);
+        memset(hk1, 0xa5, sizeof(hk1));
+        aesir_polyval_init_upto(e, hk1, h, max);
+        aesir_polyval_init(e, hk2, h);
+        for (size_t n = 1; n <= max; n++) {
+            fill(in, 16 * n);
+            fill(s1, 16);
+            memcpy(s2, s1, 16);
+            aesir_polyval(e, hk1, s1, in, n);
+            aesir_polyval(e, hk2, s2, in, n);
+            snprintf(where, sizeof(where), "polyval_init_upto %s: max %zu, %zu",
+                     e->name, max, n);
+            T(memcmp(s1, s2, 16) == 0);
+        }
+    }
+}
+
 /* The whole mode with the engine's CTR path and fused decryption, and
  * without them (the generic code). */
 static void test_fast_vs_generic(const struct gcm_pair *p)
@@ -687,8 +723,13 @@ int main(int argc, char **argv)
         if (e != NULL && e->ctr32le != NULL)
             test_kernel_engine(e);
     }
+    for (size_t i = 0; i < aesir_ghash_engine_count(); i++) {
+        const struct aesir_ghash_engine *e = aesir_ghash_engine_at(i);
+        if (e != NULL && e->polyval_init_upto != NULL)
+            test_polyval_upto(e);
+    }
     printf("test_gcm_siv: %zu vector records, %zu engines with a GCM-SIV CTR "
-           "path\n",
-           file_records, kernels_tested);
+           "path, %zu GHASH engines with a short POLYVAL key set-up\n",
+           file_records, kernels_tested, upto_tested);
     return check_summary();
 }

@@ -148,9 +148,10 @@ struct siv_msg {
     uint8_t s[16]; /* POLYVAL state */
 };
 
-/* Section 4, steps 1-4: the two keys for nonce. */
+/* Section 4, steps 1-4: the two keys for nonce; the POLYVAL key for
+ * calls of at most max_blocks blocks. */
 static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
-                      const uint8_t nonce[12])
+                      const uint8_t nonce[12], size_t max_blocks)
 {
     const struct aesir_key_state *ks = aes_of(k);
     size_t kl = ks->key_len, nblk = 2 + (kl + 7) / 8, i;
@@ -168,7 +169,7 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     m->e = ks->engine;
     m->nr = ks->nr;
     m->e->setkey_enc(m->rk, mk + 16, kl);
-    aesir_polyval_init(k->gh, m->hk, mk);
+    aesir_polyval_init_upto(k->gh, m->hk, mk, max_blocks);
     memset(m->s, 0, 16);
     aesir_wipe(blk, sizeof(blk));
     aesir_wipe(mk, sizeof(mk));
@@ -191,6 +192,16 @@ static void msg_end(struct siv_msg *m)
      * in registers. */
     if (m->key->gh->polyval == NULL)
         aesir_wipe_stack(SIV_GHASH_STACK);
+}
+
+/* The most blocks one aesir_polyval call of a message hashes: the full
+ * blocks of the AAD or of the data (the decryption's chunks, the fused
+ * kernel's 32-block batches, both no more than the data's blocks), or a
+ * padded block; never 0. */
+static size_t max_call_blocks(size_t aad_len, size_t len)
+{
+    size_t a = aad_len / 16, d = len / 16;
+    return a > d ? a : d > 0 ? d : 1;
 }
 
 /* POLYVAL over len bytes of p, the last partial block padded with zeros. */
@@ -319,7 +330,7 @@ static void seal(const struct gcm_siv_key_state *k, const uint8_t nonce[12],
     struct siv_msg m;
     uint8_t t[16], ctr[16];
 
-    msg_start(&m, k, nonce);
+    msg_start(&m, k, nonce, max_call_blocks(aad_len, len));
     hash_padded(&m, aad, aad_len);
     hash_padded(&m, in, len);
     msg_tag(&m, nonce, aad_len, len, t);
@@ -343,7 +354,7 @@ static int open_msg(const struct gcm_siv_key_state *k, const uint8_t nonce[12],
     int bad;
 
     memcpy(want, tag, 16); /* tag may lie in in, which out may be */
-    msg_start(&m, k, nonce);
+    msg_start(&m, k, nonce, max_call_blocks(aad_len, len));
     hash_padded(&m, aad, aad_len);
     ctr_init(ctr, want);
     if (k->fused_dec != NULL && left >= 16) {
