@@ -201,7 +201,8 @@ struct aesir_engine {
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
     aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
-    aesir_gcmsiv_dec_fn gcmsiv_dec; /* optional, for gcm_ghash too */
+    /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
+    aesir_gcmsiv_dec_fn gcmsiv_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
