@@ -1249,6 +1249,130 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ccm_verify(aesir_ccm *ctx,
 /* aesir_ccm_abort -- ends the message without a result, wiping ctx. */
 AESIR_API void aesir_ccm_abort(aesir_ccm *ctx);
 
+/* ---------------------------------------------------------------------
+ * GCM-SIV (RFC 8452): nonce-misuse-resistant AEAD
+ * ------------------------------------------------------------------- */
+
+/*
+ * AES-GCM-SIV (RFC 8452) derives a fresh message-authentication key and
+ * message-encryption key from the key and each nonce (section 4), hashes
+ * the additional data and the plaintext with POLYVAL, encrypts the hash
+ * into the tag, and encrypts the plaintext in CTR mode with the tag as
+ * the initial counter. POLYVAL runs on the GHASH engines
+ * (aesir_ghash_engine_*), as GCM's GHASH does; a GCM-SIV key pairs an
+ * AES engine with a GHASH engine.
+ *
+ * Nonces: 12 bytes. Unlike GCM, a repeated nonce does not break the
+ * scheme: it reveals only whether the same (additional data, plaintext)
+ * pair was sealed twice under it. Still use a fresh nonce per message
+ * (random is fine) where you can, and keep to the bounds on messages and
+ * bytes per key that RFC 8452 section 9 and its references give.
+ *
+ * Tags: always 16 bytes (AESIR_GCM_SIV_TAG_BYTES).
+ *
+ * Keys: 16 bytes (AEAD_AES_128_GCM_SIV) or 32 bytes (AEAD_AES_256_GCM_SIV).
+ * 24-byte keys (AES-192, not in RFC 8452) only with the option
+ * AESIR_GCM_SIV_AES192 at set-up: an extension some test suites use (the
+ * key-generating key and the derived encryption key are AES-192; five
+ * derivation blocks give the 8-byte halves), not interoperable with the
+ * RFC's two algorithms.
+ *
+ * Limits (RFC 8452 section 6): plaintext and additional data at most
+ * 2^36 bytes each; longer input is refused with AESIR_E_INPUT_LENGTH.
+ *
+ * There is no incremental API: sealing needs the whole plaintext hashed
+ * before the first byte can be encrypted (the tag is the counter), and
+ * opening must not release plaintext before the tag over all of it is
+ * checked. Split long streams into separately sealed chunks.
+ */
+#define AESIR_GCM_SIV_TAG_BYTES 16
+#define AESIR_GCM_SIV_NONCE_BYTES 12
+/* Option for aesir_gcm_siv_init_ex(): accept 24-byte (AES-192) keys. */
+#define AESIR_GCM_SIV_AES192 1u
+
+/* aesir_gcm_siv_key -- a key-generating key with its engines. Opaque,
+ * AESIR_GCM_SIV_KEY_BYTES bytes (2048), no heap; placement rules as for
+ * aesir_aes (16-byte aligned; malloc is fine). May be shared by threads
+ * once set up. Clear it with aesir_gcm_siv_clear(). */
+#define AESIR_GCM_SIV_KEY_BYTES 2048
+typedef struct aesir_gcm_siv_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_GCM_SIV_KEY_BYTES];
+} aesir_gcm_siv_key;
+
+/*
+ * aesir_gcm_siv_init -- sets up key with a key of 16 or 32 bytes and the
+ * default engines (AESIR_ENGINE and AESIR_GHASH_ENGINE override them).
+ * Errors: AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On
+ * error key is cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_init(aesir_gcm_siv_key *key, const uint8_t *k, size_t key_len);
+/*
+ * aesir_gcm_siv_init_ex -- as aesir_gcm_siv_init(), with the AES engine
+ * and the GHASH engine chosen by name (NULL: as for aesir_gcm_init_ex)
+ * and options (AESIR_GCM_SIV_AES192, or 0). Errors also:
+ * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT
+ * (unknown option bit).
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_init_ex(aesir_gcm_siv_key *key, const uint8_t *k, size_t key_len,
+                      const char *aes_engine, const char *ghash_engine,
+                      unsigned options);
+/* aesir_gcm_siv_engines -- the names of the engines key uses (either
+ * pointer may be NULL); AESIR_E_STATE when key is not set up. */
+AESIR_API int aesir_gcm_siv_engines(const aesir_gcm_siv_key *key,
+                                    const char **aes_engine,
+                                    const char **ghash_engine);
+/* aesir_gcm_siv_clear -- wipes key. */
+AESIR_API void aesir_gcm_siv_clear(aesir_gcm_siv_key *key);
+
+/*
+ * aesir_gcm_siv_seal -- encrypts in_len bytes of in under nonce and
+ * appends the 16-byte tag: out receives in_len + 16 bytes (out_cap must
+ * be at least that; *out_len is set to it). aad may be NULL when aad_len
+ * is 0. out may equal in (in-place); no buffer needs alignment; in and
+ * out must not overlap otherwise. Errors: AESIR_E_STATE (key not set
+ * up), AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH (over the limits above),
+ * AESIR_E_OUTPUT_SIZE. Nothing is written on error.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_seal(const aesir_gcm_siv_key *key,
+                   const uint8_t nonce[AESIR_GCM_SIV_NONCE_BYTES],
+                   const uint8_t *aad, size_t aad_len, uint8_t *out,
+                   size_t out_cap, size_t *out_len, const uint8_t *in,
+                   size_t in_len);
+/*
+ * aesir_gcm_siv_open -- verifies and decrypts what aesir_gcm_siv_seal
+ * produced (in_len bytes: ciphertext, then the 16-byte tag): out receives
+ * in_len - 16 bytes. The tag is checked (in constant time) before the
+ * call returns plaintext: on AESIR_E_AUTH out holds none (the bytes it
+ * would have received are zeroed) and *out_len is 0. Other errors: as
+ * aesir_gcm_siv_seal, and AESIR_E_INPUT_LENGTH when in_len < 16.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_open(const aesir_gcm_siv_key *key,
+                   const uint8_t nonce[AESIR_GCM_SIV_NONCE_BYTES],
+                   const uint8_t *aad, size_t aad_len, uint8_t *out,
+                   size_t out_cap, size_t *out_len, const uint8_t *in,
+                   size_t in_len);
+/*
+ * aesir_gcm_siv_seal_detached / aesir_gcm_siv_open_detached -- the same
+ * with the 16-byte tag apart: out and in have len bytes. Open returns
+ * AESIR_E_AUTH with out zeroed when the tag does not match.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_seal_detached(const aesir_gcm_siv_key *key,
+                            const uint8_t nonce[AESIR_GCM_SIV_NONCE_BYTES],
+                            const uint8_t *aad, size_t aad_len, uint8_t *out,
+                            uint8_t tag[AESIR_GCM_SIV_TAG_BYTES],
+                            const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_siv_open_detached(const aesir_gcm_siv_key *key,
+                            const uint8_t nonce[AESIR_GCM_SIV_NONCE_BYTES],
+                            const uint8_t *aad, size_t aad_len, uint8_t *out,
+                            const uint8_t tag[AESIR_GCM_SIV_TAG_BYTES],
+                            const uint8_t *in, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

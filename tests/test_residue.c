@@ -96,6 +96,7 @@
 #include "check.h"
 #include "ccm.h"
 #include "gcm.h"
+#include "gcm_siv.h"
 #include "internal.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -1578,6 +1579,137 @@ static void gcm_case(size_t len, size_t aad_len, size_t iv_len)
     CHECK_EQ(g.err, AESIR_E_AUTH);
 }
 
+/* ---- GCM-SIV --------------------------------------------------------- */
+
+/*
+ * AES-GCM-SIV on the pair (g.engine x g.ghash), white box: the per-nonce
+ * secrets gcm_siv.c makes on its stack are computed here (RFC 8452
+ * section 4) and looked for as "ghash-key" (the message-authentication
+ * key and its POLYVAL key area in the GHASH engine's layout; the
+ * message-encryption key, its FIPS-197 schedule and the AES engine's
+ * schedule of it), "ghash-out" (POLYVAL's S, before and after the nonce
+ * and mask), "keystream" (E(counter_i) under the derived key) and
+ * "plaintext". The key-generating key's secrets are the GCM key's (the
+ * same key bytes). Each one-shot call is scanned.
+ */
+static _Alignas(64) aesir_gcm_siv_key siv_key;
+static uint8_t siv_nonce[12];
+
+static void call_siv_init(void)
+{
+    g.err = aesir_gcm_siv_init_ex(&siv_key, g.keybytes, g.key_len, g.engine,
+                                  g.ghash, AESIR_GCM_SIV_AES192);
+}
+
+static void call_siv_seal(void)
+{
+    g.err = aesir_gcm_siv_seal(&siv_key, siv_nonce, g.aad, g.aad_len, g.out,
+                               sizeof(g.out), &g.out_len, g.in, g.len);
+}
+
+static void call_siv_open(void)
+{
+    g.err = aesir_gcm_siv_open(&siv_key, siv_nonce, g.aad, g.aad_len, g.out,
+                               sizeof(g.out), &g.out_len, g.in, g.len + 16);
+}
+
+static void register_siv_secrets(const uint8_t *pt, size_t len,
+                                 const uint8_t tag[16])
+{
+    static _Alignas(64) aesir_aes enc, enc_ref;
+    static _Alignas(64) unsigned char hk[AESIR_GHASH_KEY_BYTES];
+    const struct aesir_key_state *ks =
+        (const struct aesir_key_state *)(const void *)enc.opaque;
+    const struct aesir_key_state *rs =
+        (const struct aesir_key_state *)(const void *)enc_ref.opaque;
+    uint8_t blk[16], mk[48], sv[16], ctr[16], x[16];
+    size_t nblk = 2 + (g.key_len + 7) / 8;
+    int gi = aesir_ghash_engine_find(g.ghash);
+
+    reset_call_secrets();
+    for (size_t i = 0; i < nblk; i++) {
+        memset(blk, 0, 16);
+        blk[0] = (uint8_t)i;
+        memcpy(blk + 4, siv_nonce, 12);
+        ref_block(blk, blk);
+        memcpy(mk + 8 * i, blk, 8);
+    }
+    add_secret(K_HKEY, mk, 16);
+    add_secret(K_HKEY, mk + 16, g.key_len);
+    memset(hk, 0, sizeof(hk));
+    aesir_polyval_init(aesir_ghash_engine_at((size_t)gi), hk, mk);
+    for (size_t i = 0; i < sizeof(hk); i += 16)
+        add_secret_in(K_HKEY, hk + i, 16, sizeof(hk) - i);
+    CHECK(aesir_aes_init_ex(&enc, mk + 16, g.key_len, g.engine,
+                            AESIR_ENCRYPT) == AESIR_OK);
+    CHECK(aesir_aes_init_ex(&enc_ref, mk + 16, g.key_len, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    for (size_t i = 0; i < AESIR_RK_BYTES; i += 16)
+        add_secret_in(K_HKEY, ks->rk_enc + i, 16, AESIR_RK_BYTES - i);
+    add_blocks(K_HKEY, rs->rk_enc, 16 * (rs->nr + 1));
+    /* S: the tag decrypted is S ^ (N || 0) with bit 127 cleared */
+    CHECK(aesir_aes_decrypt_block(&enc_ref, sv, tag) == AESIR_OK);
+    add_secret(K_GHASH, sv, 16);
+    memset(x, 0, 16);
+    memcpy(x, siv_nonce, 12);
+    xor16(x, x, sv);
+    add_secret(K_GHASH, x, 16);
+    x[15] ^= 0x80;
+    add_secret(K_GHASH, x, 16);
+    memcpy(ctr, tag, 16);
+    ctr[15] |= 0x80;
+    for (size_t i = 0; i < (len + 15) / 16; i++) {
+        uint32_t c = (uint32_t)ctr[0] | (uint32_t)ctr[1] << 8 |
+                     (uint32_t)ctr[2] << 16 | (uint32_t)ctr[3] << 24;
+        aesir_aes_encrypt_block(&enc_ref, x, ctr);
+        add_secret(K_KEYSTREAM, x, 16);
+        c++;
+        ctr[0] = (uint8_t)c, ctr[1] = (uint8_t)(c >> 8);
+        ctr[2] = (uint8_t)(c >> 16), ctr[3] = (uint8_t)(c >> 24);
+    }
+    add_blocks(K_PLAIN, pt, len);
+    aesir_aes_clear(&enc);
+    aesir_aes_clear(&enc_ref);
+    aesir_wipe(mk, sizeof(mk));
+}
+
+static void gcm_siv_case(size_t len, size_t aad_len)
+{
+    static uint8_t pt[MAX_MSG], sealed[MAX_MSG + 16];
+    size_t n = 0;
+
+    g.len = len, g.aad_len = aad_len;
+    fill(siv_nonce, 12);
+    fill(g.aad, aad_len);
+    fill(pt, len);
+    CHECK(aesir_gcm_siv_seal(&siv_key, siv_nonce, g.aad, aad_len, sealed,
+                             sizeof(sealed), &n, pt, len) == AESIR_OK);
+    register_siv_secrets(pt, len, sealed + len);
+    memcpy(g.in, pt, len);
+    scan_call("gcm_siv_seal", call_siv_seal);
+    CHECK(g.err == AESIR_OK && g.out_len == len + 16 &&
+          memcmp(g.out, sealed, len + 16) == 0);
+    memcpy(g.in, sealed, len + 16);
+    scan_call("gcm_siv_open", call_siv_open);
+    CHECK(g.err == AESIR_OK && g.out_len == len && memcmp(g.out, pt, len) == 0);
+    g.in[len + 3] ^= 1;
+    scan_call("gcm_siv_open bad tag", call_siv_open);
+    CHECK(g.err == AESIR_E_AUTH && g.out_len == 0 && all_zero(g.out, len));
+}
+
+/* After test_gcm_pair's cases: the GCM key's secrets are registered. */
+static void test_gcm_siv_pair(void)
+{
+    reset_call_secrets();
+    scan_call("gcm_siv_init_ex", call_siv_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    gcm_siv_case(100, 20);
+    gcm_siv_case(531, 0);
+    gcm_siv_case(37, 77);
+    gcm_siv_case(MAX_MSG, 5);
+    aesir_gcm_siv_clear(&siv_key);
+}
+
 /* One pair (g.engine x g.ghash) with a key of key_len bytes. */
 static void test_gcm_pair(size_t key_len)
 {
@@ -1601,6 +1733,7 @@ static void test_gcm_pair(size_t key_len)
     gcm_case(531, 0, 12);
     gcm_case(37, 77, 60);
     gcm_case(MAX_MSG, 5, 8);
+    test_gcm_siv_pair();
     aesir_gcm_clear(&g.gkey);
     aesir_gcm_clear(&g.gref);
     aesir_aes_clear(&g.ref);

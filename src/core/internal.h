@@ -167,6 +167,30 @@ typedef void (*aesir_ccm_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
                              uint8_t mac[16], uint8_t *out, const uint8_t *in,
                              size_t nblocks);
 
+/*
+ * GCM-SIV CTR fast path (src/aead/gcm_siv.c; RFC 8452 section 4, step
+ * 10): encrypts the counter blocks ctr, ctr+1, ... and XORs them into in,
+ * where "+1" adds one to the 32-bit little-endian integer in bytes 0..3
+ * of the block, modulo 2^32 (no carry into bytes 4..15, which stay as
+ * they are). On return ctr holds the next counter block. rk is the
+ * encryption schedule of the derived message-encryption key.
+ */
+typedef void (*aesir_ctr32le_fn)(const void *rk, unsigned nr, uint8_t ctr[16],
+                                 uint8_t *out, const uint8_t *in,
+                                 size_t nblocks);
+/*
+ * GCM-SIV fused decryption (optional; gcm_siv.c uses it only with the
+ * GHASH engine named by the engine's gcm_ghash, whose POLYVAL key layout
+ * hk is): the CTR of ctr32le on the whole blocks of len bytes, or fewer,
+ * with POLYVAL of the plaintext it writes (out; in == out allowed) into
+ * s (POLYVAL's byte order) in the same pass. Returns the bytes it did, a
+ * multiple of 16; ctr and s are updated for them.
+ */
+typedef size_t (*aesir_gcmsiv_dec_fn)(const void *rk, unsigned nr,
+                                      const void *hk, uint8_t ctr[16],
+                                      uint8_t s[16], uint8_t *out,
+                                      const uint8_t *in, size_t len);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -193,6 +217,9 @@ struct aesir_engine {
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
     aesir_ccm_fn ccm_enc;         /* optional: CCM fast paths (above) */
     aesir_ccm_fn ccm_dec;
+    aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
+    /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
+    aesir_gcmsiv_dec_fn gcmsiv_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -578,7 +578,10 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 /* Fused CCM (CTR + CBC-MAC): aesni_ccm.c. */
 #include "x86_ccm.h"
 
-#define ENGINE_FIELDS(pair, genc, gdec)                                        \
+/* GCM-SIV's CTR: aesni_gcmsiv.c. */
+#include "x86_gcmsiv.h"
+
+#define ENGINE_FIELDS(pair, genc, gdec, siv)                                   \
     .name = "aesni",                                                           \
     .description = "x86 AES-NI on SSE registers, 8 blocks in flight",          \
     .flags = ENGINE_CT | ENGINE_HW, .batch = WIDE,                             \
@@ -587,14 +590,16 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .ctr = aesni_ctr, .cbc_enc = aesni_cbc_enc, .cfb_enc = aesni_cfb_enc,      \
     .ofb = aesni_ofb, .cbc_dec = aesni_cbc_dec, .cfb_dec = aesni_cfb_dec,      \
     .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many,    \
-    .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul"
+    .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul",              \
+    .ctr32le = siv
 
 static const struct aesir_engine aesni_engine = {
-    ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec),
+    ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec,
+                  aesir_aesni_ctr32le),
     .ccm_enc = aesir_aesni_ccm_enc, .ccm_dec = aesir_aesni_ccm_dec};
 static const struct aesir_engine aesni_engine_avx = {
     ENGINE_FIELDS(aesni_setkey_pair_avx, aesir_aesni_gcm_enc_avx,
-                  aesir_aesni_gcm_dec_avx),
+                  aesir_aesni_gcm_dec_avx, aesir_aesni_ctr32le_avx),
     .ccm_enc = aesir_aesni_ccm_enc_avx, .ccm_dec = aesir_aesni_ccm_dec_avx};
 
 const struct aesir_engine *aesir_engine_aesni(void)

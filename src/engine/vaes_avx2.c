@@ -225,6 +225,10 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_DEC aesir_vaes_avx2_gcm_dec
 #define VAES_GCM_GHASH "ghash-vpclmul-avx2"
 
+/* GCM-SIV's CTR: vaes_avx2_gcmsiv.c. */
+#include "x86_gcmsiv.h"
+#define VAES_CTR32LE aesir_vaes_avx2_ctr32le
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx2(void)

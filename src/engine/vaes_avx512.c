@@ -246,6 +246,11 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_SHORT aesir_vaes_avx512_gcm_short
 #define VAES_GCM_GHASH "ghash-vpclmul-avx512"
 
+/* GCM-SIV's CTR: vaes_avx512_gcmsiv.c. */
+#include "x86_gcmsiv.h"
+#define VAES_CTR32LE aesir_vaes_avx512_ctr32le
+#define VAES_GCMSIV_DEC aesir_vaes_avx512_gcmsiv_dec
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx512(void)

@@ -963,6 +963,12 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
     /* fused CCM: aesni's VEX kernels (aesni_ccm.c, same key layout) */
     .ccm_enc = aesir_aesni_ccm_enc_avx,
     .ccm_dec = aesir_aesni_ccm_dec_avx,
+#ifdef VAES_CTR32LE /* GCM-SIV's kernels, in a file of their own */
+    .ctr32le = VAES_CTR32LE,
+#endif
+#ifdef VAES_GCMSIV_DEC
+    .gcmsiv_dec = VAES_GCMSIV_DEC,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */

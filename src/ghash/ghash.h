@@ -51,6 +51,13 @@ struct aesir_ghash_engine {
     aesir_ghash_fn ghash;
     aesir_ghash_init_fn polyval_init; /* optional */
     aesir_ghash_fn polyval;           /* optional */
+    /* optional, with a native POLYVAL: as polyval_init, for polyval calls
+     * of at most max_blocks blocks each only (the rest of the key area is
+     * then left as it was): an engine whose table holds the powers of H
+     * computes only those such calls read. GCM-SIV sets up a POLYVAL key
+     * per message (src/aead/gcm_siv.c): for a short one, the full table
+     * costs more than the hashing. */
+    void (*polyval_init_upto)(void *hk, const uint8_t h[16], size_t max_blocks);
 };
 
 /* The accessors, one per engine file (src/core/engines.def); each returns
@@ -104,6 +111,11 @@ void aesir_polyval_init(const struct aesir_ghash_engine *e, void *hk,
                         const uint8_t h[16]);
 void aesir_polyval(const struct aesir_ghash_engine *e, const void *hk,
                    uint8_t s[16], const uint8_t *in, size_t nblocks);
+/* aesir_polyval_init_upto: aesir_polyval_init for aesir_polyval calls of
+ * at most max_blocks blocks each (e's polyval_init_upto when it has one,
+ * else the full set-up). */
+void aesir_polyval_init_upto(const struct aesir_ghash_engine *e, void *hk,
+                             const uint8_t h[16], size_t max_blocks);
 /* mulX_GHASH and mulX_POLYVAL of RFC 8452 appendix A, in place, in
  * constant time (polyval.c). */
 void aesir_ghash_mulx(uint8_t b[16]);

@@ -223,6 +223,45 @@ ENGINE_FN void vp512_polyval(const void *hk, uint8_t s[16], const uint8_t *in,
     vp512_hash(hk, s, in, nblocks, 0);
 }
 
+/*
+ * POLYVAL for calls of at most max_blocks blocks (GCM-SIV's per-message
+ * key): a call of m < 32 blocks reads only K_m .. K_1, the last m entries,
+ * so K_1 .. K_4 (two dependent xmm products) serve up to 4 blocks, one
+ * zmm product more up to 8, two more up to 16; past that, every power.
+ * A 64-byte GCM-SIV message with its length block hashes at most 4
+ * blocks per call.
+ */
+ENGINE_FN void vp512_polyval_init_upto(void *hk, const uint8_t h[16],
+                                       size_t max_blocks)
+{
+    __m128i *out = ((struct vp512_key *)hk)->k;
+    __m128i k1, k2, k3, k4;
+    __m512i g0, g1, m;
+
+    if (max_blocks > 16) {
+        vp512_powers(out, h, 0);
+        return;
+    }
+    k1 = _mm_loadu_si128((const __m128i *)h);
+    k2 = gx_mul(k1, k1);
+    k3 = gx_mul(k2, k1);
+    k4 = gx_mul(k2, k2);
+    g0 = _mm512_inserti32x4(
+        _mm512_inserti32x4(
+            _mm512_inserti32x4(_mm512_castsi128_si512(k4), k3, 1), k2, 2),
+        k1, 3);
+    _mm512_storeu_si512((void *)&out[VP512_N - 4], g0);
+    if (max_blocks <= 4)
+        return;
+    g1 = vp512_mul(g0, _mm512_broadcast_i32x4(k4));
+    _mm512_storeu_si512((void *)&out[VP512_N - 8], g1);
+    if (max_blocks <= 8)
+        return;
+    m = _mm512_broadcast_i32x4(_mm512_castsi512_si128(g1)); /* K8 */
+    _mm512_storeu_si512((void *)&out[VP512_N - 12], vp512_mul(g0, m));
+    _mm512_storeu_si512((void *)&out[VP512_N - 16], vp512_mul(g1, m));
+}
+
 static const struct aesir_ghash_engine engine = {
     .name = "ghash-vpclmul-avx512",
     .description = "VPCLMULQDQ on zmm, 32 blocks per reduction",
@@ -232,6 +271,7 @@ static const struct aesir_ghash_engine engine = {
     .ghash = vp512_ghash,
     .polyval_init = vp512_polyval_init,
     .polyval = vp512_polyval,
+    .polyval_init_upto = vp512_polyval_init_upto,
 };
 
 const struct aesir_ghash_engine *aesir_ghash_vpclmul_avx512(void)

@@ -67,6 +67,16 @@ void aesir_polyval_init(const struct aesir_ghash_engine *e, void *hk,
     aesir_wipe(g, sizeof(g));
 }
 
+void aesir_polyval_init_upto(const struct aesir_ghash_engine *e, void *hk,
+                             const uint8_t h[16], size_t max_blocks)
+{
+    if (e->polyval_init_upto != NULL && e->polyval != NULL) {
+        e->polyval_init_upto(hk, h, max_blocks);
+        return;
+    }
+    aesir_polyval_init(e, hk, h);
+}
+
 void aesir_polyval(const struct aesir_ghash_engine *e, const void *hk,
                    uint8_t s[16], const uint8_t *in, size_t nblocks)
 {
