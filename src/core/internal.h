@@ -152,6 +152,22 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t *in, size_t len,
                                   uint8_t tag[16], int decrypt);
 
+/*
+ * OCB3 fast path (src/aead/ocb.c, RFC 7253 section 4.2): for the blocks
+ * i = index + 1 .. index + nblocks, Offset ^= L_(ntz(i)), out_i = Offset ^
+ * E(in_i ^ Offset) (ocb_enc, rk the encryption schedule) or Offset ^
+ * D(in_i ^ Offset) (ocb_dec, rk the decryption schedule), and checksum
+ * ^= the plaintext block (in_i for ocb_enc, out_i for ocb_dec; in == out
+ * allowed). l is the key's table L_0, L_1, ... (16 bytes each, 16-byte
+ * aligned); the caller guarantees index + nblocks < 2^36, so ntz(i) <= 35
+ * stays in it. Offset and checksum are updated. It may do fewer blocks
+ * (whole batches, say) and returns how many it did; ocb.c does the rest.
+ */
+typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,
+                               uint64_t index, uint8_t offset[16],
+                               uint8_t checksum[16], uint8_t *out,
+                               const uint8_t *in, size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -176,6 +192,8 @@ struct aesir_engine {
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
+    aesir_ocb_fn ocb_enc;         /* optional: OCB3 fast paths (above) */
+    aesir_ocb_fn ocb_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
