@@ -377,7 +377,8 @@ int aesir_ocb_aad(aesir_ocb *ctx, const uint8_t *aad, size_t len)
         return AESIR_OK;
     if (aad == NULL)
         return end(ctx, AESIR_E_ARGUMENT);
-    if (!blocks_fit(st->ablocks, len / 16 * 16 + st->nabuf + len % 16))
+    if ((uint64_t)(len / 16 + (len % 16 + st->nabuf) / 16) >=
+        OCB_MAX_BLOCKS - st->ablocks)
         return end(ctx, AESIR_E_INPUT_LENGTH);
     hash_bytes(st, aad, len);
     return AESIR_OK;
