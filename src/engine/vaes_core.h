@@ -958,6 +958,10 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
+#ifdef VAES_OCB_ENC /* OCB3 kernels: <engine>_ocb.c, x86_ocb.h */
+    .ocb_enc = VAES_OCB_ENC,
+    .ocb_dec = VAES_OCB_DEC,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
