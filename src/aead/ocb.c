@@ -32,10 +32,24 @@
  */
 #include "ocb.h"
 #include "ct.h"
+#include "modes.h"
 
 /* Blocks per batch of the generic path: the widest engine batch
  * (vaes-avx512, bs-avx512: 32 blocks). */
 #define OCB_BATCH 32
+
+/*
+ * The stack below a public function that the functions it calls here
+ * may have used (their frames, from gcc 12's and clang 14's
+ * -fstack-usage: update 64 + update_shifted 640 + data_blocks 656 at
+ * most, plus the engine's entry frames, rounded up): wiped when they
+ * return (aesir_wipe_stack, internal.h), since what the compiler
+ * spilled there -- offsets, the L values a callee pushed with its
+ * callee-saved registers -- no wipe of a named buffer reaches. The
+ * engines' bodies below that wipe their own. tests/test_residue.c finds
+ * what a short bound leaves.
+ */
+#define OCB_WIPE_BYTES 1664
 
 static const struct ocb_key_state *key_state(const aesir_ocb_key *key)
 {
@@ -122,6 +136,18 @@ void aesir_ocb_clear(aesir_ocb_key *key)
         aesir_wipe((void *)key, sizeof(aesir_ocb_key));
 }
 
+/* L_*, L_$ and L_0 .. L_35 into st (RFC 7253 section 4.1). Out of
+ * line: aesir_ocb_init_ex wipes the stack it used. */
+static AESIR_NOINLINE void l_table(struct ocb_key_state *st)
+{
+    memset(st->lstar, 0, 16);
+    enc1(st, st->lstar, st->lstar);
+    dbl(st->ldollar, st->lstar);
+    dbl(st->l[0], st->ldollar);
+    for (size_t i = 1; i < OCB_L_COUNT; i++)
+        dbl(st->l[i], st->l[i - 1]);
+}
+
 int aesir_ocb_init_ex(aesir_ocb_key *key, const uint8_t *k, size_t key_len,
                       const char *engine)
 {
@@ -138,12 +164,8 @@ int aesir_ocb_init_ex(aesir_ocb_key *key, const uint8_t *k, size_t key_len,
     if ((err = aesir_aes_init_ex(&st->aes, k, key_len, engine,
                                  AESIR_ENCRYPT | AESIR_DECRYPT)) != AESIR_OK)
         goto fail;
-    memset(st->lstar, 0, 16);
-    enc1(st, st->lstar, st->lstar);
-    dbl(st->ldollar, st->lstar);
-    dbl(st->l[0], st->ldollar);
-    for (size_t i = 1; i < OCB_L_COUNT; i++)
-        dbl(st->l[i], st->l[i - 1]);
+    l_table(st);
+    aesir_wipe_stack(512);
     st->fused_enc = aes_of(st)->engine->ocb_enc;
     st->fused_dec = aes_of(st)->engine->ocb_dec;
     st->magic = OCB_KEY_MAGIC;
@@ -242,7 +264,8 @@ static void hash_blocks(struct ocb_state *st, const uint8_t *a, size_t n)
 }
 
 /* Additional data through the partial-block buffer abuf. */
-static void hash_bytes(struct ocb_state *st, const uint8_t *a, size_t len)
+static AESIR_NOINLINE void hash_bytes(struct ocb_state *st, const uint8_t *a,
+                                      size_t len)
 {
     if (st->nabuf != 0) {
         size_t n = 16 - st->nabuf < len ? 16 - st->nabuf : len;
@@ -300,12 +323,18 @@ void aesir_ocb_abort(aesir_ocb *ctx)
     (void)end(ctx, AESIR_OK);
 }
 
-/* Offset_0 from the nonce (RFC 7253 section 4.2). */
-static void start(struct ocb_state *st, const struct ocb_key_state *k,
-                  const uint8_t *nonce, size_t nonce_len, size_t tag_len)
+/* Offset_0 from the nonce (RFC 7253 section 4.2). Stretch is three
+ * 64-bit words, Ktop's two and Ktop[1..64] xor Ktop[9..72]; Offset_0
+ * is the 128 bits from bit bottom on, shifted out of them in registers
+ * (bottom comes from the nonce: public). */
+static AESIR_NOINLINE void start(struct ocb_state *st,
+                                 const struct ocb_key_state *k,
+                                 const uint8_t *nonce, size_t nonce_len,
+                                 size_t tag_len)
 {
-    uint8_t n[16] = {0}, stretch[24];
-    unsigned bottom, byte, bit;
+    uint8_t n[16] = {0}, ktop[16];
+    uint64_t w0, w1, w2;
+    unsigned bottom;
 
     memset(st, 0, sizeof(*st));
     st->key = k;
@@ -316,18 +345,17 @@ static void start(struct ocb_state *st, const struct ocb_key_state *k,
     memcpy(n + 16 - nonce_len, nonce, nonce_len);
     bottom = n[15] & 63;
     n[15] &= 0xc0;
-    enc1(k, stretch, n);
-    for (size_t i = 0; i < 8; i++)
-        stretch[16 + i] = stretch[i] ^ stretch[i + 1];
-    /* Offset_0 = Stretch[1 + bottom .. 128 + bottom]: the shift is by
-     * the nonce's low bits, public */
-    byte = bottom / 8, bit = bottom % 8;
-    for (size_t i = 0; i < 16; i++)
-        st->offset[i] = bit == 0
-                            ? stretch[byte + i]
-                            : (uint8_t)(stretch[byte + i] << bit |
-                                        stretch[byte + i + 1] >> (8 - bit));
-    aesir_wipe(stretch, sizeof(stretch));
+    enc1(k, ktop, n);
+    w0 = aesir_load_be64(ktop);
+    w1 = aesir_load_be64(ktop + 8);
+    aesir_wipe(ktop, sizeof(ktop));
+    w2 = w0 ^ (w0 << 8 | w1 >> 56);
+    if (bottom != 0) {
+        w0 = w0 << bottom | w1 >> (64 - bottom);
+        w1 = w1 << bottom | w2 >> (64 - bottom);
+    }
+    aesir_store_be64(st->offset, w0);
+    aesir_store_be64(st->offset + 8, w1);
     st->phase = OCB_PH_START;
     st->magic = OCB_MAGIC;
 }
@@ -363,6 +391,7 @@ int aesir_ocb_start(aesir_ocb *ctx, const aesir_ocb_key *key,
     if (!nonce_len_ok(nonce_len))
         return end(ctx, AESIR_E_IV_LENGTH);
     start(state_of(ctx), k, nonce, nonce_len, tag_len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     return AESIR_OK;
 }
 
@@ -381,6 +410,7 @@ int aesir_ocb_aad(aesir_ocb *ctx, const uint8_t *aad, size_t len)
         OCB_MAX_BLOCKS - st->ablocks)
         return end(ctx, AESIR_E_INPUT_LENGTH);
     hash_bytes(st, aad, len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     return AESIR_OK;
 }
 
@@ -418,8 +448,9 @@ static void update_shifted(struct ocb_state *st, unsigned phase, uint8_t *out,
     aesir_wipe(carry, sizeof(carry));
 }
 
-static int update(aesir_ocb *ctx, unsigned phase, uint8_t *out, size_t out_cap,
-                  size_t *out_len, const uint8_t *in, size_t len)
+static AESIR_NOINLINE int update(aesir_ocb *ctx, unsigned phase, uint8_t *out,
+                                 size_t out_cap, size_t *out_len,
+                                 const uint8_t *in, size_t len)
 {
     struct ocb_state *st = live(ctx, 1u << OCB_PH_START | 1u << phase);
     size_t nb, nblk, r;
@@ -462,14 +493,18 @@ static int update(aesir_ocb *ctx, unsigned phase, uint8_t *out, size_t out_cap,
 int aesir_ocb_encrypt_update(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
                              size_t *out_len, const uint8_t *in, size_t len)
 {
-    return update(ctx, OCB_PH_ENC, out, out_cap, out_len, in, len);
+    int err = update(ctx, OCB_PH_ENC, out, out_cap, out_len, in, len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
+    return err;
 }
 
 int aesir_ocb_decrypt_update_unverified(aesir_ocb *ctx, uint8_t *out,
                                         size_t out_cap, size_t *out_len,
                                         const uint8_t *in, size_t len)
 {
-    return update(ctx, OCB_PH_DEC, out, out_cap, out_len, in, len);
+    int err = update(ctx, OCB_PH_DEC, out, out_cap, out_len, in, len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
+    return err;
 }
 
 /*
@@ -477,8 +512,9 @@ int aesir_ocb_decrypt_update_unverified(aesir_ocb *ctx, uint8_t *out,
  * tag: RFC 7253 section 4.2 from "Process any final partial block". The
  * state is spent. in and out may be equal.
  */
-static void final_block(struct ocb_state *st, unsigned phase, uint8_t *out,
-                        const uint8_t *in, size_t n, uint8_t t[16])
+static AESIR_NOINLINE void final_block(struct ocb_state *st, unsigned phase,
+                                       uint8_t *out, const uint8_t *in,
+                                       size_t n, uint8_t t[16])
 {
     const struct ocb_key_state *k = st->key;
     uint8_t pad[16], p[16];
@@ -529,6 +565,7 @@ int aesir_ocb_finish(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
         return end(ctx, AESIR_E_OUTPUT_SIZE);
     *out_len = st->nbuf;
     final_block(st, OCB_PH_ENC, out, st->buf, st->nbuf, t);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     memcpy(tag, t, tag_len);
     aesir_wipe(t, sizeof(t));
     return end(ctx, AESIR_OK);
@@ -553,6 +590,7 @@ int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
     n = st->nbuf;
     /* the last plaintext bytes into p, released only on a match */
     final_block(st, OCB_PH_DEC, p, st->buf, n, t);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     bad = aesir_ct_compare(t, tag, tag_len);
     /* Declassified (ct.h): the verdict is the return code. */
     CT_PUBLIC(&bad, sizeof(bad));
@@ -586,10 +624,11 @@ static int oneshot_checks(const struct ocb_key_state *k, const uint8_t *nonce,
 }
 
 /* A message in one go (arguments checked): AESIR_OK or AESIR_E_AUTH. */
-static int run(const struct ocb_key_state *k, unsigned phase,
-               const uint8_t *nonce, size_t nonce_len, const uint8_t *aad,
-               size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
-               uint8_t *tag_out, const uint8_t *tag_in, size_t tag_len)
+static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
+                              const uint8_t *nonce, size_t nonce_len,
+                              const uint8_t *aad, size_t aad_len, uint8_t *out,
+                              const uint8_t *in, size_t len, uint8_t *tag_out,
+                              const uint8_t *tag_in, size_t tag_len)
 {
     struct ocb_state st;
     size_t whole = len & ~(size_t)15;
@@ -632,8 +671,10 @@ int aesir_ocb_seal_detached(const aesir_ocb_key *key, const uint8_t *nonce,
                              tag, tag_len);
     if (err != AESIR_OK)
         return err;
-    return run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, len, tag,
-               NULL, tag_len);
+    err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, len, tag,
+              NULL, tag_len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
+    return err;
 }
 
 int aesir_ocb_open_detached(const aesir_ocb_key *key, const uint8_t *nonce,
@@ -646,8 +687,10 @@ int aesir_ocb_open_detached(const aesir_ocb_key *key, const uint8_t *nonce,
                              tag, tag_len);
     if (err != AESIR_OK)
         return err;
-    return run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len,
-               NULL, tag, tag_len);
+    err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
+              tag, tag_len);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
+    return err;
 }
 
 int aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
@@ -670,6 +713,7 @@ int aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
      * written after the data is read */
     err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, in_len,
               out + in_len, NULL, 16);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     *out_len = in_len + 16;
     return err;
 }
@@ -701,6 +745,7 @@ int aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce,
     memcpy(tag, in + len, 16); /* before out (which may be in) is written */
     err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
               tag, 16);
+    aesir_wipe_stack(OCB_WIPE_BYTES);
     if (err == AESIR_OK)
         *out_len = len;
     return err;

@@ -24,7 +24,7 @@
 
 #include <immintrin.h>
 
-#define OCB_WIPE 1024
+#define OCB_WIPE 896
 
 typedef __m128i vec;
 #define VW 1

@@ -20,7 +20,7 @@
 #define ENGINE_NAME(x) vaes_avx2_##x
 #define OCB_ENC_NAME aesir_vaes_avx2_ocb_enc
 #define OCB_DEC_NAME aesir_vaes_avx2_ocb_dec
-#define OCB_WIPE 2048
+#define OCB_WIPE 1728
 
 typedef __m256i vec;
 #define VW 2

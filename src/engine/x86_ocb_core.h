@@ -96,7 +96,7 @@ ENGINE_INLINE void ocb_offsets(const uint8_t *l, uint64_t *index, __m128i *off,
 }
 
 /* m blocks (1..OCB_B) in nv = ceil(m / VW) vectors, offsets from offs. */
-ENGINE_INLINE void ocb_pass(const vec *k, unsigned nr, const uint8_t *offs,
+ENGINE_INLINE void ocb_pass(const uint8_t *rk, unsigned nr, const uint8_t *offs,
                             vec *acc, uint8_t *out, const uint8_t *in, size_t m,
                             const unsigned nv, const int dec)
 {
@@ -107,15 +107,17 @@ ENGINE_INLINE void ocb_pass(const vec *k, unsigned nr, const uint8_t *offs,
         vec p = v + 1 < nv ? v_load(in + 16 * VW * v)
                            : v_loadn(in + 16 * VW * v, last);
         o[v] = v_load(offs + 16 * VW * v);
-        x[v] = v_xor3(p, o[v], k[0]);
+        x[v] = v_xor3(p, o[v], v_bcast(rk));
         if (!dec)
             *acc = v_xor(*acc, p);
     }
-    for (unsigned r = 1; r < nr; r++)
+    for (unsigned r = 1; r < nr; r++) {
+        vec kr = v_bcast(rk + 16 * r);
         for (unsigned v = 0; v < nv; v++)
-            x[v] = dec ? v_dec(x[v], k[r]) : v_enc(x[v], k[r]);
+            x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+    }
     for (unsigned v = 0; v < nv; v++) {
-        vec kl = v_xor(k[nr], o[v]);
+        vec kl = v_xor(v_bcast(rk + 16 * nr), o[v]);
         x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
         if (v + 1 < nv) {
             v_store(out + 16 * VW * v, x[v]);
@@ -131,11 +133,11 @@ ENGINE_INLINE void ocb_pass(const vec *k, unsigned nr, const uint8_t *offs,
 
 #define OCB_PASS_CASE(n)                                                       \
     case n:                                                                    \
-        ocb_pass(k, nr, offs, acc, out, in, m, n, dec);                        \
+        ocb_pass(rk, nr, offs, acc, out, in, m, n, dec);                       \
         break;
 
 /* m blocks (1..OCB_B) with their offsets computed one by one. */
-ENGINE_INLINE void ocb_part(const vec *k, unsigned nr, const uint8_t *l,
+ENGINE_INLINE void ocb_part(const uint8_t *rk, unsigned nr, const uint8_t *l,
                             uint64_t *index, __m128i *off, uint8_t *offs,
                             vec *acc, uint8_t *out, const uint8_t *in, size_t m,
                             const int dec)
@@ -156,12 +158,12 @@ ENGINE_INLINE void ocb_part(const vec *k, unsigned nr, const uint8_t *l,
 }
 
 /* nb whole batches, the first starting at a multiple of OCB_B. */
-ENGINE_INLINE void ocb_batches(const vec *k, unsigned nr, const uint8_t *l,
+ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
                                const vec *t, uint64_t *index, __m128i *off,
                                vec *acc, uint8_t *out, const uint8_t *in,
                                size_t nb, const int dec)
 {
-    vec b = v_bcast_x(*off), a = *acc;
+    vec b = v_bcast_x(*off), a = *acc, k0 = v_bcast(rk);
 
     for (; nb > 0; nb--, in += 16 * OCB_B, out += 16 * OCB_B) {
         vec x[OCB_U], o[OCB_U], p[OCB_U];
@@ -173,16 +175,18 @@ ENGINE_INLINE void ocb_batches(const vec *k, unsigned nr, const uint8_t *l,
         b = v_last_bcast(o[OCB_U - 1]);
         for (unsigned v = 0; v < OCB_U; v++) {
             p[v] = v_load(in + 16 * VW * v);
-            x[v] = v_xor3(p[v], o[v], k[0]);
+            x[v] = v_xor3(p[v], o[v], k0);
         }
         if (!dec)
             a = v_xor3(a, v_xor3(p[0], p[1], p[2]),
                        v_xor3(v_xor3(p[3], p[4], p[5]), p[6], p[7]));
-        for (unsigned r = 1; r < nr; r++)
+        for (unsigned r = 1; r < nr; r++) {
+            vec kr = v_bcast(rk + 16 * r);
             for (unsigned v = 0; v < OCB_U; v++)
-                x[v] = dec ? v_dec(x[v], k[r]) : v_enc(x[v], k[r]);
+                x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+        }
         for (unsigned v = 0; v < OCB_U; v++) {
-            vec kl = v_xor(k[nr], o[v]);
+            vec kl = v_xor(v_bcast(rk + 16 * nr), o[v]);
             x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
             v_store(out + 16 * VW * v, x[v]);
         }
@@ -201,17 +205,15 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
 {
     const uint8_t *rk = ENGINE_RK(rkp);
     _Alignas(64) uint8_t offs[16 * OCB_B];
-    vec k[15], acc = v_zero();
+    vec acc = v_zero();
     __m128i off = ocb_ld(offset);
     size_t done = n, h = (OCB_B - index % OCB_B) % OCB_B;
     int used_t = 0;
 
-    for (unsigned r = 0; r <= nr; r++)
-        k[r] = v_bcast(rk + 16 * r);
     /* head: up to a multiple of the batch */
     h = h < n ? h : n;
     if (h != 0) {
-        ocb_part(k, nr, l, &index, &off, offs, &acc, out, in, h, dec);
+        ocb_part(rk, nr, l, &index, &off, offs, &acc, out, in, h, dec);
         in += 16 * h, out += 16 * h, n -= h;
     }
     if (n >= OCB_B) {
@@ -226,13 +228,13 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
         _mm_storeu_si128((__m128i *)(void *)(offs + 16 * (OCB_B - 1)), pj);
         for (unsigned v = 0; v < OCB_U; v++)
             t[v] = v_load(offs + 16 * VW * v);
-        ocb_batches(k, nr, l, t, &index, &off, &acc, out, in, n / OCB_B, dec);
+        ocb_batches(rk, nr, l, t, &index, &off, &acc, out, in, n / OCB_B, dec);
         in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
         n %= OCB_B;
         used_t = 1;
     }
     if (n != 0)
-        ocb_part(k, nr, l, &index, &off, offs, &acc, out, in, n, dec);
+        ocb_part(rk, nr, l, &index, &off, offs, &acc, out, in, n, dec);
     _mm_storeu_si128((__m128i *)(void *)offset, off);
     _mm_storeu_si128((__m128i *)(void *)checksum,
                      _mm_xor_si128(ocb_ld(checksum), v_fold(acc)));
