@@ -777,11 +777,12 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ghash_engine_selftest(const char *name);
 #define AESIR_OCB_NONCE_MAX_BYTES 15
 
 /* aesir_ocb_key -- an AES key (both directions) with OCB's precomputed
- * offsets L_*, L_$ and L_0 .. L_35 (RFC 7253 section 4.1). Opaque,
- * AESIR_OCB_KEY_BYTES bytes (2688), no heap; placement rules as for
+ * offsets L_*, L_$ and L_0 .. L_35 (RFC 7253 section 4.1) and their
+ * running sums for the parallel kernels. Opaque, AESIR_OCB_KEY_BYTES
+ * bytes (3200), no heap; placement rules as for
  * aesir_aes (16-byte aligned; malloc is fine). May be shared by threads
  * once set up. Clear it with aesir_ocb_clear(). */
-#define AESIR_OCB_KEY_BYTES 2688
+#define AESIR_OCB_KEY_BYTES 3200
 typedef struct aesir_ocb_key {
     AESIR_ALIGNAS(16) unsigned char opaque[AESIR_OCB_KEY_BYTES];
 } aesir_ocb_key;

@@ -1359,6 +1359,8 @@ static void register_ocb_key_secrets(void)
     add_secret(K_OCBL, k->ldollar, 16);
     for (size_t i = 0; i < OCB_L_COUNT; i++)
         add_secret(K_OCBL, k->l[i], 16);
+    for (size_t i = 0; i < OCB_P_COUNT; i++)
+        add_secret(K_OCBL, k->p[i], 16);
     fixed_pieces = npieces;
     fixed_secrets = nsecrets;
 }

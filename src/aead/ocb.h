@@ -15,10 +15,15 @@
 #define OCB_L_COUNT 36
 #define OCB_MAX_BLOCKS (UINT64_C(1) << 36)
 
+/* Running sums P_1 .. P_32 of the L_(ntz(j)) (internal.h, aesir_ocb_fn):
+ * the offsets of a batch of up to 32 blocks relative to its base. */
+#define OCB_P_COUNT 32
+
 /*
  * The layout behind aesir_ocb_key: the AES key context (both
- * directions), a 64-byte head, then the offset table L_0 .. L_35, L_*,
- * L_$ (RFC 7253 4.1), 64-byte aligned when the object is.
+ * directions), a 64-byte head, then the offset table L_0 .. L_35 (RFC
+ * 7253 4.1) and right after it P_1 .. P_32 (the kernels find them at
+ * l + 16 * OCB_L_COUNT), L_*, L_$; 64-byte aligned when the object is.
  */
 struct ocb_key_state {
     aesir_aes aes;
@@ -26,6 +31,7 @@ struct ocb_key_state {
     uint32_t magic;
     unsigned char head_pad[64 - 2 * sizeof(void *) - 4];
     _Alignas(16) uint8_t l[OCB_L_COUNT][16];
+    uint8_t p[OCB_P_COUNT][16];
     uint8_t lstar[16];
     uint8_t ldollar[16];
 };
@@ -33,6 +39,9 @@ _Static_assert(sizeof(struct ocb_key_state) <= sizeof(aesir_ocb_key),
                "aesir_ocb_key: AESIR_OCB_KEY_BYTES");
 _Static_assert(offsetof(struct ocb_key_state, l) % 64 == 0,
                "L table on a cache line");
+_Static_assert(offsetof(struct ocb_key_state, p) ==
+                   offsetof(struct ocb_key_state, l) + 16 * OCB_L_COUNT,
+               "P right after L (aesir_ocb_fn)");
 
 /* Phases of a message. */
 enum { OCB_PH_START = 1, OCB_PH_ENC, OCB_PH_DEC };

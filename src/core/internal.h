@@ -158,9 +158,11 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
  * E(in_i ^ Offset) (ocb_enc, rk the encryption schedule) or Offset ^
  * D(in_i ^ Offset) (ocb_dec, rk the decryption schedule), and checksum
  * ^= the plaintext block (in_i for ocb_enc, out_i for ocb_dec; in == out
- * allowed). l is the key's table L_0, L_1, ... (16 bytes each, 16-byte
- * aligned); the caller guarantees index + nblocks < 2^36, so ntz(i) <= 35
- * stays in it. Offset and checksum are updated. It may do fewer blocks
+ * allowed). l is the key's table L_0 .. L_35 (16 bytes each, 16-byte
+ * aligned), followed at l + 16 * 36 by P_1 .. P_32, P_j = L_(ntz(1)) ^
+ * ... ^ L_(ntz(j)): Offset_(i0 + j) = Offset_(i0) ^ P_j when i0 is a
+ * multiple of a power of two above j. The caller guarantees index +
+ * nblocks < 2^36, so ntz(i) <= 35 stays in the table. Offset and checksum are updated. It may do fewer blocks
  * (whole batches, say) and returns how many it did; ocb.c does the rest.
  */
 typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,

@@ -97,9 +97,9 @@ ENGINE_INLINE vec v_last_bcast(vec x)
 {
     return x;
 }
-ENGINE_INLINE vec v_last_only(const uint8_t *p)
+ENGINE_INLINE vec v_last_only(__m128i x)
 {
-    return v_load(p);
+    return x;
 }
 ENGINE_INLINE __m128i v_fold(vec x)
 {

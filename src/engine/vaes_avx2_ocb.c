@@ -98,9 +98,9 @@ ENGINE_INLINE vec v_last_bcast(vec x)
 {
     return _mm256_permute2x128_si256(x, x, 0x11);
 }
-ENGINE_INLINE vec v_last_only(const uint8_t *p)
+ENGINE_INLINE vec v_last_only(__m128i x)
 {
-    return _mm256_inserti128_si256(_mm256_setzero_si256(), x_ld(p), 1);
+    return _mm256_inserti128_si256(_mm256_setzero_si256(), x, 1);
 }
 ENGINE_INLINE __m128i v_fold(vec x)
 {

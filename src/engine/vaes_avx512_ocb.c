@@ -101,10 +101,9 @@ ENGINE_INLINE vec v_last_bcast(vec x)
 {
     return _mm512_shuffle_i64x2(x, x, 0xff);
 }
-ENGINE_INLINE vec v_last_only(const uint8_t *p)
+ENGINE_INLINE vec v_last_only(__m128i x)
 {
-    return _mm512_maskz_broadcast_i32x4(
-        (__mmask16)0xf000, _mm_loadu_si128((const __m128i *)(const void *)p));
+    return _mm512_maskz_broadcast_i32x4((__mmask16)0xf000, x);
 }
 ENGINE_INLINE __m128i v_fold(vec x)
 {

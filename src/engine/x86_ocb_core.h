@@ -12,11 +12,12 @@
  * L_(ntz(i)), so Offset_(i0 + j) = Offset_(i0) xor P_j with P_j the xor
  * of L_(ntz(1)) .. L_(ntz(j)) whenever i0 is a multiple of the batch
  * size B and j < B (ntz(i0 + j) = ntz(j) then). The P_j are the same for
- * every batch: they are computed once per call into OCB_U vectors T_v
- * (lanes P_(VW v + 1) .. P_(VW v + VW)), and a batch's offsets are
- * base xor T_v -- one XOR per vector, all independent -- except the
- * last block's, which adds the one variable term L_(ntz(i0 + B)) (a
- * vector with it in the last lane only). The next base is that last
+ * every batch and key: the key holds P_1 .. P_32 (ocb.c), loaded once
+ * per call into OCB_U vectors T_v (lanes P_(VW v + 1) .. P_(VW v + VW)),
+ * and a batch's offsets are base xor T_v -- one XOR per vector, all
+ * independent -- except the last block's: P_B has L_(ntz(B)) where
+ * block i0 + B needs L_(ntz(i0 + B)), so the last lane gets the XOR of
+ * the two (a vector with it in the last lane only). The next base is that last
  * lane, broadcast. (The fixed pattern of ntz within an aligned group
  * of blocks is what Krovetz and Rogaway's OCB3 paper, "The software
  * performance of authenticated-encryption modes", FSE 2011, points to
@@ -57,12 +58,13 @@
  *   v_xor(a, b), v_xor3(a, b, c), v_zero()
  *   v_enc, v_enclast, v_dec, v_declast  one AES round on every lane
  *   v_last_bcast(x)  the last lane in every lane
- *   v_last_only(p)   the 16 bytes at p in the last lane, zeros elsewhere
+ *   v_last_only(x)   the xmm x in the last lane, zeros elsewhere
  *   v_fold(x)        the xor of the lanes, as an xmm
  */
 
 #define OCB_U 8
 #define OCB_B (OCB_U * VW)
+#define OCB_LOG2B (VW == 4 ? 5 : VW == 2 ? 4 : 3)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define OCB_NOINLINE __attribute__((noinline))
@@ -170,8 +172,10 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
         *index += OCB_B;
         for (unsigned v = 0; v + 1 < OCB_U; v++)
             o[v] = v_xor(b, t[v]);
-        o[OCB_U - 1] =
-            v_xor3(b, t[OCB_U - 1], v_last_only(l + 16 * ocb_ntz(*index)));
+        o[OCB_U - 1] = v_xor3(
+            b, t[OCB_U - 1],
+            v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
+                                      ocb_ld(l + 16 * ocb_ntz(*index)))));
         b = v_last_bcast(o[OCB_U - 1]);
         for (unsigned v = 0; v < OCB_U; v++) {
             p[v] = v_load(in + 16 * VW * v);
@@ -208,7 +212,6 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
     vec acc = v_zero();
     __m128i off = ocb_ld(offset);
     size_t done = n, h = (OCB_B - index % OCB_B) % OCB_B;
-    int used_t = 0;
 
     /* head: up to a multiple of the batch */
     h = h < n ? h : n;
@@ -217,28 +220,20 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
         in += 16 * h, out += 16 * h, n -= h;
     }
     if (n >= OCB_B) {
-        /* T_v: P_1 .. P_(B-1), and P_(B-1) again for the last lane (its
-         * variable term is added per batch) */
-        __m128i pj = _mm_setzero_si128();
+        /* T_v: P_1 .. P_B from the key, after the L table */
         vec t[OCB_U];
-        for (unsigned j = 1; j < OCB_B; j++) {
-            pj = _mm_xor_si128(pj, ocb_ld(l + 16 * ocb_ntz(j)));
-            _mm_storeu_si128((__m128i *)(void *)(offs + 16 * (j - 1)), pj);
-        }
-        _mm_storeu_si128((__m128i *)(void *)(offs + 16 * (OCB_B - 1)), pj);
         for (unsigned v = 0; v < OCB_U; v++)
-            t[v] = v_load(offs + 16 * VW * v);
+            t[v] = v_load(l + 16 * 36 + 16 * VW * v);
         ocb_batches(rk, nr, l, t, &index, &off, &acc, out, in, n / OCB_B, dec);
         in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
         n %= OCB_B;
-        used_t = 1;
     }
     if (n != 0)
         ocb_part(rk, nr, l, &index, &off, offs, &acc, out, in, n, dec);
     _mm_storeu_si128((__m128i *)(void *)offset, off);
     _mm_storeu_si128((__m128i *)(void *)checksum,
                      _mm_xor_si128(ocb_ld(checksum), v_fold(acc)));
-    if (h != 0 || n != 0 || used_t)
+    if (h != 0 || n != 0)
         aesir_wipe(offs, sizeof(offs));
     return done;
 }
