@@ -40,6 +40,14 @@
  *              knowing it gives equations in H); a 96-bit IV's J0 is
  *              public.
  *
+ * and for OCB3, on every engine (the key's AES schedules as above,
+ * keystream = the pad E_K(Offset_*) of a partial last block, plaintext):
+ *
+ *   ocb-L      L_*, L_$, L_0 .. L_35 and their running sums P_1 .. P_32
+ *              in the aesir_ocb_key;
+ *   ocb-offset Ktop and every offset Offset_0 .. Offset_m, Offset_* of
+ *              the message.
+ *
  * An 8-byte piece that could be there by chance (fewer than 4 distinct
  * byte values, or only the bytes 00 0f f0 ff: every word of the
  * bitsliced schedules, which hold 16 bits each) is looked for together
@@ -52,7 +60,7 @@
  * The result is a table on stdout, per engine and function, of what was
  * found (kind and number of distinct 16-byte secrets); -v prints the
  * clean rows too and where each hit lies. The test fails when keystream,
- * plaintext, cbc-xor, mac-chain or any GCM kind is found anywhere, or key
+ * plaintext, cbc-xor, mac-chain or any GCM or OCB kind is found anywhere, or key
  * material that the allowlist below does not name with its reason.
  *
  * It can fail: a self-check first runs a deliberately leaky function on
