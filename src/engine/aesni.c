@@ -575,7 +575,7 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
 /* Fused GCM with ghash-clmul's key: aesni_gcm.c. OCB3: aesni_ocb.c. */
 #include "x86_gcm.h"
-#include "x86_ocb.h"
+#include "ocb_kernels.h"
 
 #define ENGINE_FIELDS(pair, genc, gdec, oenc, odec)                            \
     .name = "aesni",                                                           \

@@ -18,7 +18,7 @@
 #define OCB_DEC_NAME aesir_aesni_ocb_dec
 #endif
 #include "engine.h"
-#include "x86_ocb.h"
+#include "ocb_kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

@@ -92,6 +92,7 @@
 #endif
 #include "engine.h"
 #include "gcm_kernels.h" /* fused GCM: armv8_ce_gcm.c */
+#include "ocb_kernels.h" /* OCB3: armv8_ce_ocb.c */
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -742,6 +743,8 @@ static const struct aesir_engine engine = {
     .gcm_dec = aesir_armv8_ce_gcm_dec,
     .gcm_ghash = "ghash-pmull",
 #endif
+    .ocb_enc = aesir_armv8_ce_ocb_enc,
+    .ocb_dec = aesir_armv8_ce_ocb_dec,
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

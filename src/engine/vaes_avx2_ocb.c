@@ -11,7 +11,7 @@
  */
 #define ENGINE_ISA "vaes,avx2,aes"
 #include "engine.h"
-#include "x86_ocb.h"
+#include "ocb_kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

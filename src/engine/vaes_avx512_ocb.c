@@ -15,7 +15,7 @@
  */
 #define ENGINE_ISA "vaes,avx512f,avx512bw,avx512vl,aes"
 #include "engine.h"
-#include "x86_ocb.h"
+#include "ocb_kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 

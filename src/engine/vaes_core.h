@@ -958,7 +958,7 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
-#ifdef VAES_OCB_ENC /* OCB3 kernels: <engine>_ocb.c, x86_ocb.h */
+#ifdef VAES_OCB_ENC /* OCB3 kernels: <engine>_ocb.c, ocb_kernels.h */
     .ocb_enc = VAES_OCB_ENC,
     .ocb_dec = VAES_OCB_DEC,
 #endif

@@ -165,38 +165,40 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
                                vec *acc, uint8_t *out, const uint8_t *in,
                                size_t nb, const int dec)
 {
-    vec b = v_bcast_x(*off), a = *acc, k0 = v_bcast(rk);
+    vec b = v_bcast_x(*off), a = *acc;
 
+    /* Few values live across the rounds (the blocks, the base, the last
+     * lane's term, the checksum): the offsets are XORed in again from
+     * base and T_v for the last round rather than kept, so that nothing
+     * needs the stack on zmm. */
     for (; nb > 0; nb--, in += 16 * OCB_B, out += 16 * OCB_B) {
-        vec x[OCB_U], o[OCB_U], p[OCB_U];
+        vec x[OCB_U], xl, k0 = v_bcast(rk);
         *index += OCB_B;
-        for (unsigned v = 0; v + 1 < OCB_U; v++)
-            o[v] = v_xor(b, t[v]);
-        o[OCB_U - 1] = v_xor3(
-            b, t[OCB_U - 1],
-            v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
-                                      ocb_ld(l + 16 * ocb_ntz(*index)))));
-        b = v_last_bcast(o[OCB_U - 1]);
+        xl = v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
+                                       ocb_ld(l + 16 * ocb_ntz(*index))));
         for (unsigned v = 0; v < OCB_U; v++) {
-            p[v] = v_load(in + 16 * VW * v);
-            x[v] = v_xor3(p[v], o[v], k0);
+            vec p = v_load(in + 16 * VW * v);
+            vec o = v_xor3(b, t[v], k0);
+            if (!dec)
+                a = v_xor(a, p);
+            x[v] = v_xor3(p, o, v + 1 < OCB_U ? v_zero() : xl);
         }
-        if (!dec)
-            a = v_xor3(a, v_xor3(p[0], p[1], p[2]),
-                       v_xor3(v_xor3(p[3], p[4], p[5]), p[6], p[7]));
         for (unsigned r = 1; r < nr; r++) {
             vec kr = v_bcast(rk + 16 * r);
             for (unsigned v = 0; v < OCB_U; v++)
                 x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
         }
-        for (unsigned v = 0; v < OCB_U; v++) {
-            vec kl = v_xor(v_bcast(rk + 16 * nr), o[v]);
-            x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
-            v_store(out + 16 * VW * v, x[v]);
+        {
+            vec kb = v_xor(v_bcast(rk + 16 * nr), b);
+            for (unsigned v = 0; v < OCB_U; v++) {
+                vec kl = v_xor3(kb, t[v], v + 1 < OCB_U ? v_zero() : xl);
+                x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
+                v_store(out + 16 * VW * v, x[v]);
+                if (dec)
+                    a = v_xor(a, x[v]);
+            }
         }
-        if (dec)
-            a = v_xor3(a, v_xor3(x[0], x[1], x[2]),
-                       v_xor3(v_xor3(x[3], x[4], x[5]), x[6], x[7]));
+        b = v_last_bcast(v_xor3(b, t[OCB_U - 1], xl));
     }
     *off = v_first(b);
     *acc = a;
