@@ -8,6 +8,7 @@
  *   vaes_avx2_ocb.c    vaes-avx2 on ymm, 16 blocks per batch
  *   vaes_avx512_ocb.c  vaes-avx512 on zmm, 32 blocks per batch
  *   armv8_ce_ocb.c     armv8-ce on NEON, 8 blocks per batch (aarch64)
+ *   pwr8_ocb.c         pwr8, 8 blocks per batch (ppc64)
  */
 #ifndef AESIR_OCB_KERNELS_H
 #define AESIR_OCB_KERNELS_H
@@ -29,5 +30,16 @@ OCB_KERNEL_DECL(aesir_vaes_avx512_ocb_enc)
 OCB_KERNEL_DECL(aesir_vaes_avx512_ocb_dec)
 OCB_KERNEL_DECL(aesir_armv8_ce_ocb_enc)
 OCB_KERNEL_DECL(aesir_armv8_ce_ocb_dec)
+
+/* pwr8_ocb.c: built where pwr8.c builds its engine (gcc 8 or later, or
+ * clang compiling for POWER8). */
+#if defined(__powerpc64__) &&                                                  \
+    ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8) ||            \
+     (defined(__clang__) && defined(__CRYPTO__) &&                             \
+      defined(__POWER8_VECTOR__)))
+#define AESIR_PWR8_OCB 1
+OCB_KERNEL_DECL(aesir_pwr8_ocb_enc)
+OCB_KERNEL_DECL(aesir_pwr8_ocb_dec)
+#endif
 
 #endif /* AESIR_OCB_KERNELS_H */

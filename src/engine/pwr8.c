@@ -84,6 +84,7 @@
  * or the whole file is built for POWER8. */
 #include "engine.h"
 #include "gcm_kernels.h" /* fused GCM: pwr8_gcm.c */
+#include "ocb_kernels.h" /* OCB3: pwr8_ocb.c */
 
 /*
  * With gcc 8 or later the engine is compiled for POWER8 whatever the
@@ -680,6 +681,10 @@ static const struct aesir_engine engine = {
     .gcm_enc = aesir_pwr8_gcm_enc,
     .gcm_dec = aesir_pwr8_gcm_dec,
     .gcm_ghash = "ghash-vpmsumd",
+#endif
+#ifdef AESIR_PWR8_OCB
+    .ocb_enc = aesir_pwr8_ocb_enc,
+    .ocb_dec = aesir_pwr8_ocb_dec,
 #endif
 };
 
