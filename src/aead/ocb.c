@@ -318,6 +318,18 @@ static struct ocb_state *live(aesir_ocb *ctx, unsigned mask)
     return st;
 }
 
+/* The secrets of a message on the stack (run): its 16-byte fields, one
+ * by one (a wipe of the whole struct became rep stos). */
+static void wipe_state(struct ocb_state *st)
+{
+    aesir_wipe(st->offset, 16);
+    aesir_wipe(st->checksum, 16);
+    aesir_wipe(st->aoffset, 16);
+    aesir_wipe(st->sum, 16);
+    aesir_wipe(st->buf, 16);
+    aesir_wipe(st->abuf, 16);
+}
+
 static int end(aesir_ocb *ctx, int err)
 {
     if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
@@ -343,7 +355,13 @@ static AESIR_NOINLINE void start(struct ocb_state *st,
     uint64_t w0, w1, w2;
     unsigned bottom;
 
-    memset(st, 0, sizeof(*st));
+    /* field by field: a memset of the struct became rep stos, some 30
+     * cycles to start on a 64-byte message's critical path */
+    memset(st->checksum, 0, 16);
+    memset(st->aoffset, 0, 16);
+    memset(st->sum, 0, 16);
+    st->nbuf = st->nabuf = 0;
+    st->blocks = st->ablocks = 0;
     st->key = k;
     st->tag_len = (uint32_t)tag_len;
     /* num2str(TAGLEN mod 128, 7) || zeros || 1 || N */
@@ -664,7 +682,7 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
         }
     }
     aesir_wipe(t, sizeof(t));
-    aesir_wipe(&st, sizeof(st));
+    wipe_state(&st);
     return err;
 }
 

@@ -235,8 +235,13 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
     _mm_storeu_si128((__m128i *)(void *)offset, off);
     _mm_storeu_si128((__m128i *)(void *)checksum,
                      _mm_xor_si128(ocb_ld(checksum), v_fold(acc)));
-    if (h != 0 || n != 0)
-        aesir_wipe(offs, sizeof(offs));
+    /* the offsets of the head and the tail, as vector stores: a memset
+     * of the whole buffer became rep stos, some 30 cycles to start */
+    for (size_t j = 0; j < (h > n ? h : n); j += VW)
+        v_store(offs + 16 * j, v_zero());
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(offs) : "memory");
+#endif
     return done;
 }
 
