@@ -1373,6 +1373,200 @@ aesir_gcm_siv_open_detached(const aesir_gcm_siv_key *key,
                             const uint8_t tag[AESIR_GCM_SIV_TAG_BYTES],
                             const uint8_t *in, size_t len);
 
+/* ---------------------------------------------------------------------
+ * OCB3 (RFC 7253)
+ * ------------------------------------------------------------------- */
+
+/*
+ * OCB3 encrypts and authenticates in one pass of the block cipher: each
+ * block is enciphered once, between two XORs with an offset (a
+ * key-derived mask that changes with the block index), and the tag is
+ * the encipherment of a checksum of the plaintext. All blocks are
+ * independent, so OCB runs at the speed of ECB on every engine.
+ * Decryption uses the AES inverse cipher: an OCB key holds both
+ * directions.
+ *
+ * Nonces: 1..15 bytes (RFC 7253 allows up to 120 bits; 12 bytes,
+ * AESIR_OCB_NONCE_BYTES, is the recommended length and the one other
+ * libraries default to). Never use one nonce twice with the same key: a
+ * repeated nonce reveals the XOR of plaintext blocks and lets an
+ * attacker forge. The nonce need not be random: a counter is fine.
+ *
+ * Tags: any length from 1 to 16 bytes; 16 (AESIR_OCB_TAG_BYTES) unless
+ * you have a reason. The tag length is part of OCB's nonce formatting
+ * (RFC 7253 section 4.2), so a message sealed with one tag length does
+ * not open with another -- not even with a prefix of its tag. A t-byte
+ * tag admits a forgery with probability about 2^-8t per try: under 8
+ * bytes only where the number of decryption attempts is bounded.
+ *
+ * Limits: the data and the additional data of one message must each be
+ * below 2^36 blocks of 16 bytes (1 TiB; AESIR_E_INPUT_LENGTH beyond),
+ * which keeps the offset table in the key object finite; RFC 7253's
+ * security bound asks for far fewer blocks per key (section 5).
+ */
+#define AESIR_OCB_TAG_BYTES 16
+#define AESIR_OCB_NONCE_BYTES 12
+#define AESIR_OCB_NONCE_MAX_BYTES 15
+
+/* aesir_ocb_key -- an AES key (both directions) with OCB's precomputed
+ * offsets L_*, L_$ and L_0 .. L_35 (RFC 7253 section 4.1) and their
+ * running sums for the parallel kernels. Opaque, AESIR_OCB_KEY_BYTES
+ * bytes (3200), no heap; placement rules as for
+ * aesir_aes (16-byte aligned; malloc is fine). May be shared by threads
+ * once set up. Clear it with aesir_ocb_clear(). */
+#define AESIR_OCB_KEY_BYTES 3200
+typedef struct aesir_ocb_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_OCB_KEY_BYTES];
+} aesir_ocb_key;
+
+/*
+ * aesir_ocb_init -- sets up key for OCB3 with a key of 16, 24 or 32
+ * bytes and the default engine (AESIR_ENGINE overrides it). Errors:
+ * AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key
+ * is cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_init(aesir_ocb_key *key,
+                                               const uint8_t *k,
+                                               size_t key_len);
+/* aesir_ocb_init_ex -- as aesir_ocb_init(), with the AES engine chosen by
+ * name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_init_ex(aesir_ocb_key *key,
+                                                  const uint8_t *k,
+                                                  size_t key_len,
+                                                  const char *engine);
+/* aesir_ocb_engine -- the name of the AES engine key uses, or NULL when
+ * key is not set up. */
+AESIR_API const char *aesir_ocb_engine(const aesir_ocb_key *key);
+/* aesir_ocb_clear -- wipes key. */
+AESIR_API void aesir_ocb_clear(aesir_ocb_key *key);
+
+/*
+ * aesir_ocb_seal -- encrypts in_len bytes of in and appends the 16-byte
+ * tag: out receives in_len + 16 bytes (out_cap must be at least that;
+ * *out_len is set to it). nonce is 1..15 bytes. aad (authenticated, not
+ * encrypted) may be NULL when aad_len is 0. out may equal in (in-place);
+ * no buffer needs alignment. Errors: AESIR_E_STATE (key not set up),
+ * AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH (nonce of 0 or more than 15
+ * bytes), AESIR_E_INPUT_LENGTH (over the limits above),
+ * AESIR_E_OUTPUT_SIZE. Nothing is written on error.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
+               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+               uint8_t *out, size_t out_cap, size_t *out_len,
+               const uint8_t *in, size_t in_len);
+/*
+ * aesir_ocb_open -- verifies and decrypts what aesir_ocb_seal produced
+ * (in_len bytes: ciphertext, then the 16-byte tag): out receives
+ * in_len - 16 bytes. The tag is checked (in constant time) before any
+ * plaintext is released: on AESIR_E_AUTH out holds no plaintext (the
+ * bytes it would have received are zeroed) and *out_len is 0. Other
+ * errors: as aesir_ocb_seal, and AESIR_E_INPUT_LENGTH when in_len < 16.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce,
+               size_t nonce_len, const uint8_t *aad, size_t aad_len,
+               uint8_t *out, size_t out_cap, size_t *out_len,
+               const uint8_t *in, size_t in_len);
+/*
+ * aesir_ocb_seal_detached / aesir_ocb_open_detached -- the same with the
+ * tag apart: out and in have len bytes; tag_len is 1..16
+ * (AESIR_E_ARGUMENT otherwise). Open returns AESIR_E_AUTH with out
+ * zeroed when the tag does not match.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_seal_detached(const aesir_ocb_key *key, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_open_detached(const aesir_ocb_key *key, const uint8_t *nonce,
+                        size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                        uint8_t *out, const uint8_t *tag, size_t tag_len,
+                        const uint8_t *in, size_t len);
+
+/*
+ * aesir_ocb -- one message in steps: aesir_ocb_start (with the tag
+ * length, which OCB mixes into the nonce), additional data in any number
+ * of aesir_ocb_aad calls at any point before the end, data in any number
+ * of update calls in one direction, then aesir_ocb_finish (encryption)
+ * or aesir_ocb_verify (decryption).
+ *
+ * OCB enciphers whole blocks, and the last partial block differently
+ * from the others, so an update writes only the whole blocks it has
+ * completed: *out_len is a multiple of 16, at most len + 15 (out_cap
+ * must be at least the bytes written: len + 15 always suffices), and
+ * the 0..15 bytes left over come out of finish/verify. out may equal in
+ * (in-place) when out_cap covers what the call writes: a call may write
+ * up to 15 bytes more than it reads, the bytes earlier calls held back.
+ *
+ * Holds a pointer to the key, which must outlive it, and the message's
+ * secrets (offsets, checksum, buffered data): finish/verify and every
+ * error but AESIR_E_ARGUMENT on a NULL ctx wipe it; aesir_ocb_abort does
+ * so without a result. Calls out of order (encrypt and decrypt updates
+ * mixed, anything after finish) return AESIR_E_STATE.
+ *
+ * aesir_ocb_decrypt_update_unverified releases plaintext before the tag
+ * is checked: an attacker who changes the ciphertext changes that
+ * plaintext, and only the final aesir_ocb_verify says so (which releases
+ * the last partial block only when the tag matches). Use it only when
+ * you must stream, and act on nothing before verify succeeds; otherwise
+ * use aesir_ocb_open, which releases nothing unverified.
+ */
+#define AESIR_OCB_CTX_BYTES 192
+typedef struct aesir_ocb {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_OCB_CTX_BYTES];
+} aesir_ocb;
+
+/* aesir_ocb_start -- begins a message with nonce and the tag length it
+ * will end with (1..16). Errors: AESIR_E_STATE (key not set up),
+ * AESIR_E_ARGUMENT (NULL, tag length), AESIR_E_IV_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_start(aesir_ocb *ctx,
+                                                const aesir_ocb_key *key,
+                                                const uint8_t *nonce,
+                                                size_t nonce_len,
+                                                size_t tag_len);
+/* aesir_ocb_aad -- more additional data. Errors: AESIR_E_STATE,
+ * AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_aad(aesir_ocb *ctx,
+                                              const uint8_t *aad, size_t len);
+/* aesir_ocb_encrypt_update -- encrypts len bytes of in; out receives the
+ * whole blocks completed (*out_len bytes, see above). Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT, AESIR_E_OUTPUT_SIZE,
+ * AESIR_E_INPUT_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_encrypt_update(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
+                         size_t *out_len, const uint8_t *in, size_t len);
+/* aesir_ocb_decrypt_update_unverified -- decrypts len bytes; the
+ * plaintext is NOT authenticated until aesir_ocb_verify succeeds (see
+ * above). Errors as aesir_ocb_encrypt_update. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_decrypt_update_unverified(aesir_ocb *ctx, uint8_t *out,
+                                    size_t out_cap, size_t *out_len,
+                                    const uint8_t *in, size_t len);
+/* aesir_ocb_finish -- ends an encryption: the last 0..15 bytes of
+ * ciphertext to out (*out_len; out may be NULL when out_cap is 0 and no
+ * bytes are left) and the tag, tag_len bytes: the length given to
+ * aesir_ocb_start (AESIR_E_ARGUMENT otherwise). Errors: AESIR_E_STATE
+ * (decrypting, or not started), AESIR_E_ARGUMENT, AESIR_E_OUTPUT_SIZE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_finish(aesir_ocb *ctx, uint8_t *out,
+                                                 size_t out_cap,
+                                                 size_t *out_len,
+                                                 uint8_t *tag, size_t tag_len);
+/* aesir_ocb_verify -- ends a decryption: compares the tag with tag in
+ * constant time and, when it matches, writes the last 0..15 bytes of
+ * plaintext to out (*out_len): AESIR_OK, or AESIR_E_AUTH with nothing
+ * written to out and *out_len 0. Errors also as aesir_ocb_finish
+ * (AESIR_E_STATE when encrypting). */
+AESIR_API AESIR_WARN_UNUSED int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out,
+                                                 size_t out_cap,
+                                                 size_t *out_len,
+                                                 const uint8_t *tag,
+                                                 size_t tag_len);
+/* aesir_ocb_abort -- ends the message without a result, wiping ctx. */
+AESIR_API void aesir_ocb_abort(aesir_ocb *ctx);
+
 #ifdef __cplusplus
 }
 #endif

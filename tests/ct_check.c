@@ -152,6 +152,10 @@ enum section {
     S_CCM_SEAL,
     S_CCM_OPEN,
     S_CCM_INC,
+    S_OCB_KEY,
+    S_OCB_SEAL,
+    S_OCB_OPEN,
+    S_OCB_INC,
     S_GCM_KEY,
     S_GCM_SEAL,
     S_GCM_OPEN,
@@ -189,6 +193,10 @@ static const char *const section_name[NSECT] = {
     "CCM key setup, seal (appended, detached)",
     "CCM open (good, bad tag, bad data)",
     "CCM incremental (seal, open, verify)",
+    "OCB3 key setup",
+    "OCB3 seal (one-shot, detached)",
+    "OCB3 open (good, bad tag)",
+    "OCB3 incremental (seal, open, verify)",
     "GCM key setup (128/192/256)",
     "GCM seal (one-shot, detached)",
     "GCM open (good, bad tag, bad data)",
@@ -886,6 +894,121 @@ static void check_ccm(const char *name, size_t kl)
 }
 
 /* ---------------------------------------------------------------------
+ * OCB3 (RFC 7253) on one engine: key setup from a secret key (L_*, L_$,
+ * the L table: secret), seal and open with secret data, AAD and tags,
+ * one-shot and incremental at odd splits, lengths past every kernel's
+ * batch (8, 16, 32 blocks) with heads and tails; the nonce is public.
+ * Outputs are compared with ref's on public copies.
+ * ------------------------------------------------------------------- */
+
+#define OCB_MAX 531
+static const size_t ocb_lengths[] = {0,   1,   15,  16,  17,  100,
+                                     128, 255, 256, 512, 513, 531};
+
+static int ocb_incremental(const aesir_ocb_key *key, int enc, const uint8_t *n,
+                           const uint8_t *aad, size_t aad_len, uint8_t *out,
+                           const uint8_t *in, size_t len, uint8_t *tag)
+{
+    aesir_ocb ctx;
+    size_t done = 0, o = 0, got = 0, step = 7;
+    int err = aesir_ocb_start(&ctx, key, n, 12, 16);
+
+    if (err == AESIR_OK && aad_len != 0)
+        err = aesir_ocb_aad(&ctx, aad, aad_len);
+    while (err == AESIR_OK && done < len) {
+        size_t m = len - done < step ? len - done : step;
+        err = enc ? aesir_ocb_encrypt_update(&ctx, out + o, OCB_MAX + 16 - o,
+                                             &got, in + done, m)
+                  : aesir_ocb_decrypt_update_unverified(
+                        &ctx, out + o, OCB_MAX + 16 - o, &got, in + done, m);
+        done += m, o += got;
+        step = step * 3 + 5;
+    }
+    if (err == AESIR_OK)
+        err = enc ? aesir_ocb_finish(&ctx, out + o, OCB_MAX + 16 - o, &got, tag,
+                                     16)
+                  : aesir_ocb_verify(&ctx, out + o, OCB_MAX + 16 - o, &got, tag,
+                                     16);
+    aesir_ocb_abort(&ctx);
+    return err;
+}
+
+static void check_ocb(const char *name, size_t kl)
+{
+    static uint8_t pt[OCB_MAX], want[OCB_MAX + 16], sec_in[OCB_MAX + 16],
+        out[OCB_MAX + 16], aad[40], sec_aad[40];
+    static aesir_ocb_key key, ref;
+    uint8_t key_pub[32], key_sec[32], n[12], tag[16];
+    size_t out_len;
+    int rc;
+
+    fill(key_pub, kl);
+    CHECK_EQ(aesir_ocb_init_ex(&ref, key_pub, kl, "ref"), AESIR_OK);
+    begin(S_OCB_KEY);
+    secret_copy(key_sec, key_pub, kl);
+    CHECK_EQ(aesir_ocb_init_ex(&key, key_sec, kl, name), AESIR_OK);
+    end(S_OCB_KEY);
+    for (size_t i = 0; i < sizeof(ocb_lengths) / sizeof(ocb_lengths[0]); i++) {
+        size_t len = ocb_lengths[i], aad_len = (i * 7) % 40;
+        fill(pt, len);
+        fill(aad, aad_len);
+        fill(n, sizeof(n));
+        CHECK_EQ(aesir_ocb_seal(&ref, n, 12, aad, aad_len, want, sizeof(want),
+                                &out_len, pt, len),
+                 AESIR_OK);
+
+        begin(S_OCB_SEAL);
+        secret_copy(sec_in, pt, len);
+        secret_copy(sec_aad, aad, aad_len);
+        rc = aesir_ocb_seal(&key, n, 12, sec_aad, aad_len, out, sizeof(out),
+                            &out_len, sec_in, len);
+        CT_PUBLIC(out, sizeof(out));
+        CHECK(rc == AESIR_OK && out_len == len + 16);
+        CHECK(memcmp(out, want, len + 16) == 0);
+        rc = aesir_ocb_seal_detached(&key, n, 12, sec_aad, aad_len, out, tag,
+                                     16, sec_in, len);
+        CT_PUBLIC(out, sizeof(out));
+        CT_PUBLIC(tag, sizeof(tag));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len) == 0 &&
+              memcmp(tag, want + len, 16) == 0);
+        end(S_OCB_SEAL);
+
+        begin(S_OCB_OPEN);
+        for (unsigned v = 0; v < 2; v++) {
+            secret_copy(sec_in, want, len + 16);
+            sec_in[len + 3] ^= (uint8_t)v; /* a bad tag the second time */
+            rc = aesir_ocb_open(&key, n, 12, sec_aad, aad_len, out, sizeof(out),
+                                &out_len, sec_in, len + 16);
+            CT_PUBLIC(out, sizeof(out));
+            CHECK_EQ(rc, v == 0 ? AESIR_OK : AESIR_E_AUTH);
+            CHECK(v == 0 ? memcmp(out, pt, len) == 0 : 1);
+        }
+        end(S_OCB_OPEN);
+
+        begin(S_OCB_INC);
+        secret_copy(sec_in, pt, len);
+        rc = ocb_incremental(&key, 1, n, sec_aad, aad_len, out, sec_in, len,
+                             tag);
+        CT_PUBLIC(out, sizeof(out));
+        CT_PUBLIC(tag, sizeof(tag));
+        CHECK(rc == AESIR_OK && memcmp(out, want, len) == 0 &&
+              memcmp(tag, want + len, 16) == 0);
+        for (unsigned v = 0; v < 2; v++) {
+            secret_copy(sec_in, want, len + 16);
+            sec_in[len] ^= (uint8_t)v;
+            rc = ocb_incremental(&key, 0, n, sec_aad, aad_len, out, sec_in, len,
+                                 sec_in + len);
+            CT_PUBLIC(out, sizeof(out));
+            CHECK_EQ(rc, v == 0 ? AESIR_OK : AESIR_E_AUTH);
+            CHECK(memcmp(out, pt, len / 16 * 16) == 0);
+        }
+        end(S_OCB_INC);
+    }
+    aesir_ocb_clear(&key);
+    aesir_ocb_clear(&ref);
+}
+
+/* ---------------------------------------------------------------------
  * GCM and GMAC on one pair (AES engine x GHASH engine): every call on
  * the pair's key (set up from a secret key) with secret data, and on the
  * ref x ghash-ref pair with public copies; rc, lengths, outputs agree.
@@ -1304,6 +1427,7 @@ static unsigned long check_engine(const char *name, const char *desc,
         check_many(name, kl);
         check_mac_modes(name, kl);
         check_ccm(name, kl);
+        check_ocb(name, kl);
 
         aesir_aes_clear(&enc);
         aesir_aes_clear(&dec);

@@ -40,6 +40,14 @@
  *              knowing it gives equations in H); a 96-bit IV's J0 is
  *              public.
  *
+ * and for OCB3, on every engine (the key's AES schedules as above,
+ * keystream = the pad E_K(Offset_*) of a partial last block, plaintext):
+ *
+ *   ocb-L      L_*, L_$, L_0 .. L_35 and their running sums P_1 .. P_32
+ *              in the aesir_ocb_key;
+ *   ocb-offset Ktop and every offset Offset_0 .. Offset_m, Offset_* of
+ *              the message.
+ *
  * An 8-byte piece that could be there by chance (fewer than 4 distinct
  * byte values, or only the bytes 00 0f f0 ff: every word of the
  * bitsliced schedules, which hold 16 bits each) is looked for together
@@ -52,7 +60,7 @@
  * The result is a table on stdout, per engine and function, of what was
  * found (kind and number of distinct 16-byte secrets); -v prints the
  * clean rows too and where each hit lies. The test fails when keystream,
- * plaintext, cbc-xor, mac-chain or any GCM kind is found anywhere, or key
+ * plaintext, cbc-xor, mac-chain or any GCM or OCB kind is found anywhere, or key
  * material that the allowlist below does not name with its reason.
  *
  * It can fail: a self-check first runs a deliberately leaky function on
@@ -98,6 +106,7 @@
 #include "gcm.h"
 #include "gcm_siv.h"
 #include "internal.h"
+#include "ocb.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define RESIDUE_SKIP "AddressSanitizer or ThreadSanitizer build"
@@ -128,13 +137,16 @@ enum kind {
     K_J0,
     K_CCMS0,
     K_CCMMAC,
+    K_OCBL,
+    K_OCBOFF,
     NKINDS
 };
 
 static const char *const kind_name[NKINDS] = {
     "key",       "rk",      "rk-inv",    "sched",     "keystream",
     "plaintext", "cbc-xor", "mac-chain", "ghash-key", "ekj0",
-    "ghash-out", "j0",      "ccm-s0",    "ccm-mac"};
+    "ghash-out", "j0",      "ccm-s0",    "ccm-mac",   "ocb-L",
+    "ocb-offset"};
 
 /* Key material may be allowlisted; the rest never. */
 static int kind_is_key(unsigned k)
@@ -610,6 +622,11 @@ static struct {
     aesir_ccm cctx;
     uint8_t nonce[13];
     size_t nonce_len, tag_len;
+    /* OCB3 */
+    _Alignas(64) aesir_ocb_key okey; /* the engine under test */
+    _Alignas(64) aesir_ocb_key oref; /* ref, same key */
+    _Alignas(64) aesir_ocb_key otmp; /* scratch */
+    aesir_ocb octx;
 } g;
 
 /* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
@@ -1710,6 +1727,195 @@ static void test_gcm_siv_pair(void)
     aesir_gcm_siv_clear(&siv_key);
 }
 
+/* ---- OCB3 -------------------------------------------------------------- */
+
+static void call_ocb_init(void)
+{
+    g.err = aesir_ocb_init_ex(&g.otmp, g.keybytes, g.key_len, g.engine);
+}
+
+static void call_ocb_seal(void)
+{
+    g.err = aesir_ocb_seal(&g.okey, g.giv, 12, g.aad, g.aad_len, g.out,
+                           MAX_MSG + 32, &g.out_len, g.in, g.len);
+}
+
+static void call_ocb_open(void)
+{
+    g.err = aesir_ocb_open(&g.okey, g.giv, 12, g.aad, g.aad_len, g.out,
+                           MAX_MSG + 32, &g.out_len, g.in, g.len + 16);
+}
+
+static void call_ocb_start(void)
+{
+    g.err = aesir_ocb_start(&g.octx, &g.okey, g.giv, 12, 16);
+}
+
+static void call_ocb_aad(void)
+{
+    g.err = aesir_ocb_aad(&g.octx, g.aad + g.upd_off, g.upd_len);
+}
+
+static void call_ocb_update(void)
+{
+    size_t n = 0;
+    g.err = g.dir == AESIR_ENCRYPT
+                ? aesir_ocb_encrypt_update(&g.octx, g.out + g.out_pos,
+                                           MAX_MSG + 32 - g.out_pos, &n,
+                                           g.in + g.upd_off, g.upd_len)
+                : aesir_ocb_decrypt_update_unverified(
+                      &g.octx, g.out + g.out_pos, MAX_MSG + 32 - g.out_pos, &n,
+                      g.in + g.upd_off, g.upd_len);
+    g.out_pos += n;
+}
+
+static void call_ocb_final(void)
+{
+    size_t n = 0;
+    g.err = g.dir == AESIR_ENCRYPT
+                ? aesir_ocb_finish(&g.octx, g.out + g.out_pos,
+                                   MAX_MSG + 32 - g.out_pos, &n, g.tag, 16)
+                : aesir_ocb_verify(&g.octx, g.out + g.out_pos,
+                                   MAX_MSG + 32 - g.out_pos, &n, g.tag, 16);
+    g.out_pos += n;
+}
+
+/* The OCB key's secrets: the AES key's and L_*, L_$, L_0 .. L_35. */
+static void register_ocb_key_secrets(void)
+{
+    const struct ocb_key_state *k =
+        (const struct ocb_key_state *)(const void *)g.okey.opaque;
+
+    register_key_secrets(&k->aes);
+    add_secret(K_OCBL, k->lstar, 16);
+    add_secret(K_OCBL, k->ldollar, 16);
+    for (size_t i = 0; i < OCB_L_COUNT; i++)
+        add_secret(K_OCBL, k->l[i], 16);
+    for (size_t i = 0; i < OCB_P_COUNT; i++)
+        add_secret(K_OCBL, k->p[i], 16);
+    fixed_pieces = npieces;
+    fixed_secrets = nsecrets;
+}
+
+/* A message's secrets for g.giv and the plaintext pt of len bytes:
+ * Ktop, every offset (Offset_0 from a message started on the ref key,
+ * white box: ocb.h), the pad of a partial block, the plaintext. */
+static void register_ocb_secrets(const uint8_t *pt, size_t len)
+{
+    const struct ocb_key_state *k =
+        (const struct ocb_key_state *)(const void *)g.oref.opaque;
+    const struct ocb_state *st =
+        (const struct ocb_state *)(const void *)g.octx.opaque;
+    uint8_t off[16], nb[16] = {0}, pad[16];
+    size_t i;
+
+    reset_call_secrets();
+    nb[0] = (uint8_t)((128 % 128) << 1);
+    nb[3] |= 1;
+    memcpy(nb + 4, g.giv, 12);
+    nb[15] &= 0xc0;
+    ref_block(pad, nb);
+    add_secret(K_OCBOFF, pad, 16); /* Ktop */
+    CHECK(aesir_ocb_start(&g.octx, &g.oref, g.giv, 12, 16) == AESIR_OK);
+    memcpy(off, st->offset, 16);
+    aesir_ocb_abort(&g.octx);
+    add_secret(K_OCBOFF, off, 16);
+    for (i = 1; i <= len / 16; i++) {
+        xor16(off, off, k->l[__builtin_ctzll(i)]);
+        add_secret(K_OCBOFF, off, 16);
+    }
+    if (len % 16 != 0) {
+        xor16(off, off, k->lstar);
+        add_secret(K_OCBOFF, off, 16);
+        ref_block(pad, off);
+        add_secret(K_KEYSTREAM, pad, 16);
+    }
+    add_blocks(K_PLAIN, pt, len);
+}
+
+static void ocb_case(size_t len, size_t aad_len)
+{
+    static const size_t split[] = {7, 16, 33, 100, 1};
+    static uint8_t pt[MAX_MSG], sealed[MAX_MSG + 16];
+    size_t n = 0, off;
+
+    g.len = len, g.aad_len = aad_len;
+    fill(g.giv, 12);
+    fill(g.aad, aad_len);
+    fill(pt, len);
+    CHECK(aesir_ocb_seal(&g.oref, g.giv, 12, g.aad, aad_len, sealed,
+                         sizeof(sealed), &n, pt, len) == AESIR_OK);
+    register_ocb_secrets(pt, len);
+
+    memcpy(g.in, pt, len);
+    scan_call("ocb_seal", call_ocb_seal);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, sealed, len + 16) == 0);
+    memcpy(g.in, sealed, len + 16);
+    scan_call("ocb_open", call_ocb_open);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, pt, len) == 0);
+    g.in[len + 5] ^= 1;
+    scan_call("ocb_open bad tag", call_ocb_open);
+    CHECK(g.err == AESIR_E_AUTH && all_zero(g.out, len));
+
+    for (int pass = 0; pass < 2; pass++) {
+        const char *row =
+            pass == 0 ? "ocb incremental enc" : "ocb incremental dec";
+        size_t i = 0;
+        g.dir = pass == 0 ? AESIR_ENCRYPT : AESIR_DECRYPT;
+        memcpy(g.in, pass == 0 ? pt : sealed, len);
+        memset(g.out, 0, sizeof(g.out));
+        g.out_pos = 0;
+        scan_call(row, call_ocb_start);
+        CHECK_EQ(g.err, AESIR_OK);
+        for (off = 0; off < aad_len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len =
+                split[i % 5] < aad_len - off ? split[i % 5] : aad_len - off;
+            i++;
+            scan_call(row, call_ocb_aad);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        for (off = 0; off < len; off += g.upd_len) {
+            g.upd_off = off;
+            g.upd_len = split[i % 5] < len - off ? split[i % 5] : len - off;
+            i++;
+            scan_call(row, call_ocb_update);
+            CHECK_EQ(g.err, AESIR_OK);
+        }
+        memcpy(g.tag, sealed + len, 16);
+        scan_call(row, call_ocb_final);
+        CHECK(g.err == AESIR_OK && g.out_pos == len &&
+              memcmp(g.out, pass == 0 ? sealed : pt, len) == 0);
+        CHECK(pass == 1 || memcmp(g.tag, sealed + len, 16) == 0);
+    }
+}
+
+/* OCB3 on g.engine with a key of key_len bytes. */
+static void test_ocb_engine(size_t key_len)
+{
+    seed_for(g.engine, key_len);
+    rng_state = rng_state * 31 + 0x0cb;
+    g.key_len = key_len;
+    fill(g.keybytes, key_len);
+    CHECK(aesir_aes_init_ex(&g.ref, g.keybytes, key_len, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    CHECK(aesir_ocb_init_ex(&g.oref, g.keybytes, key_len, "ref") == AESIR_OK);
+    CHECK(aesir_ocb_init_ex(&g.okey, g.keybytes, key_len, g.engine) ==
+          AESIR_OK);
+    register_ocb_key_secrets();
+    reset_call_secrets();
+    scan_call("ocb_init_ex", call_ocb_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    aesir_ocb_clear(&g.otmp);
+    ocb_case(100, 20);
+    ocb_case(531, 0);
+    ocb_case(37, 77);
+    ocb_case(MAX_MSG, 5);
+    aesir_ocb_clear(&g.okey);
+    aesir_ocb_clear(&g.oref);
+    aesir_aes_clear(&g.ref);
+}
+
 /* One pair (g.engine x g.ghash) with a key of key_len bytes. */
 static void test_gcm_pair(size_t key_len)
 {
@@ -2087,6 +2293,18 @@ int main(int argc, char **argv)
         cur_engine = g.engine = name;
         for (size_t kl = 16; kl <= 32; kl += 8)
             test_engine_key(kl);
+        report_engine();
+    }
+    /* OCB3 on every engine, every key size. */
+    printf("OCB3 residue per engine:\n");
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        const char *name = aesir_engine_name(i);
+        if ((only != NULL && strcmp(only, name) != 0) ||
+            !(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        cur_engine = g.engine = name;
+        for (size_t kl = 16; kl <= 32; kl += 8)
+            test_ocb_engine(kl);
         report_engine();
     }
     /* GCM and GMAC on every pair; the key size changes from pair to

@@ -191,6 +191,24 @@ typedef size_t (*aesir_gcmsiv_dec_fn)(const void *rk, unsigned nr,
                                       uint8_t s[16], uint8_t *out,
                                       const uint8_t *in, size_t len);
 
+/*
+ * OCB3 fast path (src/aead/ocb.c, RFC 7253 section 4.2): for the blocks
+ * i = index + 1 .. index + nblocks, Offset ^= L_(ntz(i)), out_i = Offset ^
+ * E(in_i ^ Offset) (ocb_enc, rk the encryption schedule) or Offset ^
+ * D(in_i ^ Offset) (ocb_dec, rk the decryption schedule), and checksum
+ * ^= the plaintext block (in_i for ocb_enc, out_i for ocb_dec; in == out
+ * allowed). l is the key's table L_0 .. L_35 (16 bytes each, 16-byte
+ * aligned), followed at l + 16 * 36 by P_1 .. P_32, P_j = L_(ntz(1)) ^
+ * ... ^ L_(ntz(j)): Offset_(i0 + j) = Offset_(i0) ^ P_j when i0 is a
+ * multiple of a power of two above j. The caller guarantees index +
+ * nblocks < 2^36, so ntz(i) <= 35 stays in the table. Offset and checksum are updated. It may do fewer blocks
+ * (whole batches, say) and returns how many it did; ocb.c does the rest.
+ */
+typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,
+                               uint64_t index, uint8_t offset[16],
+                               uint8_t checksum[16], uint8_t *out,
+                               const uint8_t *in, size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -220,6 +238,8 @@ struct aesir_engine {
     aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
     /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
     aesir_gcmsiv_dec_fn gcmsiv_dec;
+    aesir_ocb_fn ocb_enc;         /* optional: OCB3 fast paths (above) */
+    aesir_ocb_fn ocb_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -573,15 +573,16 @@ ENGINE_FN void aesni_mb_run_mac(struct mb *m, unsigned n, unsigned nr,
 MB_ENTRY(enc, aesni_mb_run_enc, aesni_cbc_enc, 0)
 MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
-/* Fused GCM with ghash-clmul's key: aesni_gcm.c. */
+/* Fused GCM with ghash-clmul's key: aesni_gcm.c. OCB3: aesni_ocb.c. */
 #include "x86_gcm.h"
 /* Fused CCM (CTR + CBC-MAC): aesni_ccm.c. */
 #include "x86_ccm.h"
+#include "ocb_kernels.h"
 
 /* GCM-SIV's CTR: aesni_gcmsiv.c. */
 #include "x86_gcmsiv.h"
 
-#define ENGINE_FIELDS(pair, genc, gdec, siv)                                   \
+#define ENGINE_FIELDS(pair, genc, gdec, siv, oenc, odec)                       \
     .name = "aesni",                                                           \
     .description = "x86 AES-NI on SSE registers, 8 blocks in flight",          \
     .flags = ENGINE_CT | ENGINE_HW, .batch = WIDE,                             \
@@ -591,15 +592,17 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .ofb = aesni_ofb, .cbc_dec = aesni_cbc_dec, .cfb_dec = aesni_cfb_dec,      \
     .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many,    \
     .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul",              \
-    .ctr32le = siv
+    .ctr32le = siv, .ocb_enc = oenc, .ocb_dec = odec
 
 static const struct aesir_engine aesni_engine = {
     ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec,
-                  aesir_aesni_ctr32le),
+                  aesir_aesni_ctr32le, aesir_aesni_ocb_enc,
+                  aesir_aesni_ocb_dec),
     .ccm_enc = aesir_aesni_ccm_enc, .ccm_dec = aesir_aesni_ccm_dec};
 static const struct aesir_engine aesni_engine_avx = {
     ENGINE_FIELDS(aesni_setkey_pair_avx, aesir_aesni_gcm_enc_avx,
-                  aesir_aesni_gcm_dec_avx, aesir_aesni_ctr32le_avx),
+                  aesir_aesni_gcm_dec_avx, aesir_aesni_ctr32le_avx,
+                  aesir_aesni_ocb_enc_avx, aesir_aesni_ocb_dec_avx),
     .ccm_enc = aesir_aesni_ccm_enc_avx, .ccm_dec = aesir_aesni_ccm_dec_avx};
 
 const struct aesir_engine *aesir_engine_aesni(void)

@@ -93,6 +93,7 @@
 #include "engine.h"
 #include "gcm_kernels.h" /* fused GCM: armv8_ce_gcm.c */
 #include "ccm_kernels.h" /* fused CCM: armv8_ce_ccm.c */
+#include "ocb_kernels.h" /* OCB3: armv8_ce_ocb.c */
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -747,6 +748,8 @@ static const struct aesir_engine engine = {
     .ccm_enc = aesir_armv8_ce_ccm_enc,
     .ccm_dec = aesir_armv8_ce_ccm_dec,
 #endif
+    .ocb_enc = aesir_armv8_ce_ocb_enc,
+    .ocb_dec = aesir_armv8_ce_ocb_dec,
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

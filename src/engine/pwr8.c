@@ -85,6 +85,7 @@
 #include "engine.h"
 #include "gcm_kernels.h" /* fused GCM: pwr8_gcm.c */
 #include "ccm_kernels.h" /* fused CCM: pwr8_ccm.c */
+#include "ocb_kernels.h" /* OCB3: pwr8_ocb.c */
 
 /*
  * With gcc 8 or later the engine is compiled for POWER8 whatever the
@@ -685,6 +686,10 @@ static const struct aesir_engine engine = {
 #ifdef AESIR_PWR8_CCM
     .ccm_enc = aesir_pwr8_ccm_enc,
     .ccm_dec = aesir_pwr8_ccm_dec,
+#endif
+#ifdef AESIR_PWR8_OCB
+    .ocb_enc = aesir_pwr8_ocb_enc,
+    .ocb_dec = aesir_pwr8_ocb_dec,
 #endif
 };
 

@@ -224,6 +224,10 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_ENC aesir_vaes_avx2_gcm_enc
 #define VAES_GCM_DEC aesir_vaes_avx2_gcm_dec
 #define VAES_GCM_GHASH "ghash-vpclmul-avx2"
+/* OCB3: vaes_avx2_ocb.c. */
+#include "ocb_kernels.h"
+#define VAES_OCB_ENC aesir_vaes_avx2_ocb_enc
+#define VAES_OCB_DEC aesir_vaes_avx2_ocb_dec
 
 /* GCM-SIV's CTR: vaes_avx2_gcmsiv.c. */
 #include "x86_gcmsiv.h"

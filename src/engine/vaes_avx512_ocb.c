@@ -1,0 +1,118 @@
+/*
+ * vaes_avx512_ocb.c -- the OCB3 kernels of vaes-avx512 (ocb_enc,
+ * ocb_dec; internal.h, aesir_ocb_fn): x86_ocb_core.h on zmm, 4 blocks per
+ * vector, 32 per batch (8 vectors in flight), the three XORs of a block
+ * as vpternlogq where two meet, and the partial vectors of the head and
+ * tail loaded and stored with qword masks (masked-off bytes are neither
+ * read nor written and never fault).
+ *
+ * CPU: what vaes-avx512 needs (VAES, AVX512F, AVX512BW, AVX512VL,
+ * AES-NI), which its accessor checks.
+ *
+ * Round keys: vaes-avx512's schedules, nr + 1 keys of 16 bytes at
+ * rk + 16 r; the decryption one is the equivalent inverse cipher's
+ * (aesni_keys.h), so aesdeclast(x, K xor Offset) = D(.) xor Offset.
+ */
+#define ENGINE_ISA "vaes,avx512f,avx512bw,avx512vl,aes"
+#include "engine.h"
+#include "ocb_kernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <immintrin.h>
+
+#define ENGINE_NAME(x) vaes_avx512_##x
+#define OCB_ENC_NAME aesir_vaes_avx512_ocb_enc
+#define OCB_DEC_NAME aesir_vaes_avx512_ocb_dec
+/* The body's frame (gcc 12 and clang 14 -fstack-usage, rounded up, plus
+ * what test_residue found), see x86_ocb_core.h. */
+#define OCB_WIPE 2048
+
+typedef __m512i vec;
+#define VW 4
+
+/* qword mask of the first n lanes */
+ENGINE_INLINE __mmask8 v_mask(size_t n)
+{
+    return (__mmask8)((1u << (2 * n)) - 1);
+}
+ENGINE_INLINE vec v_bcast(const uint8_t *p)
+{
+    return _mm512_broadcast_i32x4(
+        _mm_loadu_si128((const __m128i *)(const void *)p));
+}
+ENGINE_INLINE vec v_bcast_x(__m128i x)
+{
+    return _mm512_broadcast_i32x4(x);
+}
+ENGINE_INLINE __m128i v_first(vec x)
+{
+    return _mm512_castsi512_si128(x);
+}
+ENGINE_INLINE vec v_load(const uint8_t *p)
+{
+    return _mm512_loadu_si512((const void *)p);
+}
+ENGINE_INLINE void v_store(uint8_t *p, vec x)
+{
+    _mm512_storeu_si512((void *)p, x);
+}
+ENGINE_INLINE vec v_loadn(const uint8_t *p, size_t n)
+{
+    return _mm512_maskz_loadu_epi64(v_mask(n), (const void *)p);
+}
+ENGINE_INLINE void v_storen(uint8_t *p, vec x, size_t n)
+{
+    _mm512_mask_storeu_epi64((void *)p, v_mask(n), x);
+}
+ENGINE_INLINE vec v_keepn(vec x, size_t n)
+{
+    return _mm512_maskz_mov_epi64(v_mask(n), x);
+}
+ENGINE_INLINE vec v_xor(vec a, vec b)
+{
+    return _mm512_xor_si512(a, b);
+}
+ENGINE_INLINE vec v_xor3(vec a, vec b, vec c)
+{
+    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+}
+ENGINE_INLINE vec v_zero(void)
+{
+    return _mm512_setzero_si512();
+}
+ENGINE_INLINE vec v_enc(vec x, vec k)
+{
+    return _mm512_aesenc_epi128(x, k);
+}
+ENGINE_INLINE vec v_enclast(vec x, vec k)
+{
+    return _mm512_aesenclast_epi128(x, k);
+}
+ENGINE_INLINE vec v_dec(vec x, vec k)
+{
+    return _mm512_aesdec_epi128(x, k);
+}
+ENGINE_INLINE vec v_declast(vec x, vec k)
+{
+    return _mm512_aesdeclast_epi128(x, k);
+}
+ENGINE_INLINE vec v_last_bcast(vec x)
+{
+    return _mm512_shuffle_i64x2(x, x, 0xff);
+}
+ENGINE_INLINE vec v_last_only(__m128i x)
+{
+    return _mm512_maskz_broadcast_i32x4((__mmask16)0xf000, x);
+}
+ENGINE_INLINE __m128i v_fold(vec x)
+{
+    __m256i y = _mm256_xor_si256(_mm512_castsi512_si256(x),
+                                 _mm512_extracti64x4_epi64(x, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(y),
+                         _mm256_extracti128_si256(y, 1));
+}
+
+#include "x86_ocb_core.h"
+
+#endif

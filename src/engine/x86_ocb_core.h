@@ -1,0 +1,283 @@
+/*
+ * x86_ocb_core.h -- the OCB3 kernel (RFC 7253 section 4.2; aesir_ocb_fn,
+ * internal.h) written once for xmm, ymm and zmm: each including file
+ * (aesni_ocb.c, vaes_avx2_ocb.c, vaes_avx512_ocb.c) defines the vector
+ * type and a dozen primitives on it, then includes this.
+ *
+ * A batch is OCB_U = 8 vectors of VW blocks (8, 16 or 32 blocks), eight
+ * independent AES chains in flight: enough to fill the AES pipes (a
+ * round's latency is 3-4 cycles at one or two issues per cycle).
+ *
+ * Offsets without a serial chain. Offset_i = Offset_(i-1) xor
+ * L_(ntz(i)), so Offset_(i0 + j) = Offset_(i0) xor P_j with P_j the xor
+ * of L_(ntz(1)) .. L_(ntz(j)) whenever i0 is a multiple of the batch
+ * size B and j < B (ntz(i0 + j) = ntz(j) then). The P_j are the same for
+ * every batch and key: the key holds P_1 .. P_32 (ocb.c), loaded once
+ * per call into OCB_U vectors T_v (lanes P_(VW v + 1) .. P_(VW v + VW)),
+ * and a batch's offsets are base xor T_v -- one XOR per vector, all
+ * independent -- except the last block's: P_B has L_(ntz(B)) where
+ * block i0 + B needs L_(ntz(i0 + B)), so the last lane gets the XOR of
+ * the two (a vector with it in the last lane only). The next base is that last
+ * lane, broadcast. (The fixed pattern of ntz within an aligned group
+ * of blocks is what Krovetz and Rogaway's OCB3 paper, "The software
+ * performance of authenticated-encryption modes", FSE 2011, points to
+ * when it argues that OCB's offsets cost almost nothing.)
+ *
+ * XORs folded into the AES rounds: the first round's input is
+ * P xor Offset xor K_0 (one three-way XOR: vpternlogq on AVX-512), and
+ * the offset after the cipher goes into the last round key
+ * (aesenclast(x, K_nr xor Offset) = E(.) xor Offset; the same for
+ * aesdeclast), so a block costs its AES rounds plus three XORs, which
+ * the out-of-order core runs beside them. The checksum (of the plaintext:
+ * the input when encrypting, the output when decrypting) is summed lane
+ * by lane in one vector accumulator, folded to 16 bytes at the end.
+ *
+ * Head and tail. A call may start at any block index: the blocks up to
+ * the next multiple of B, and those after the last whole batch, get
+ * their offsets one by one into a buffer and go through the rounds in
+ * one pass of ceil(m / VW) vectors (a version per count, so the vectors
+ * stay in registers), the last vector partial: masked loads and stores
+ * on AVX-512, half-vector ones on AVX2.
+ *
+ * Constant time: the AES instructions take data-independent time; the
+ * branches and the table index (ntz of the block index) depend on the
+ * block count and index only, both public. The offset buffers are wiped
+ * before returning; the entry point wipes the stack below it (what the
+ * compiler spilled: round keys, offsets), as the other fused kernels do.
+ *
+ * The includer defines: ENGINE_ISA and includes engine.h; vec; VW; the
+ * primitives below; OCB_ENC_NAME and OCB_DEC_NAME (the entry points) and
+ * OCB_WIPE (stack bytes to wipe after a call).
+ *   v_bcast(p)       the 16 bytes at p in every lane
+ *   v_bcast_x(x)     the xmm x in every lane
+ *   v_first(x)       lane 0 as an xmm
+ *   v_load(p) / v_store(p, x)
+ *   v_loadn(p, n) / v_storen(p, x, n)   the first n lanes (others read as
+ *                    zero, not written)
+ *   v_keepn(x, n)    lanes past n zeroed
+ *   v_xor(a, b), v_xor3(a, b, c), v_zero()
+ *   v_enc, v_enclast, v_dec, v_declast  one AES round on every lane
+ *   v_last_bcast(x)  the last lane in every lane
+ *   v_last_only(x)   the xmm x in the last lane, zeros elsewhere
+ *   v_fold(x)        the xor of the lanes, as an xmm
+ */
+
+#define OCB_U 8
+#define OCB_B (OCB_U * VW)
+#define OCB_LOG2B (VW == 4 ? 5 : VW == 2 ? 4 : 3)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OCB_NOINLINE __attribute__((noinline))
+#else
+#define OCB_NOINLINE
+#endif
+
+ENGINE_INLINE unsigned ocb_ntz(uint64_t i)
+{
+    return (unsigned)__builtin_ctzll(i);
+}
+
+ENGINE_INLINE __m128i ocb_ld(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* The offsets of the next m blocks (from *off, block *index + 1) into
+ * offs, and zeros up to the end of the last vector. */
+ENGINE_INLINE void ocb_offsets(const uint8_t *l, uint64_t *index, __m128i *off,
+                               uint8_t *offs, size_t m)
+{
+    size_t j;
+    for (j = 0; j < m; j++) {
+        *off = _mm_xor_si128(*off, ocb_ld(l + 16 * ocb_ntz(++*index)));
+        _mm_storeu_si128((__m128i *)(void *)(offs + 16 * j), *off);
+    }
+    for (; j % VW != 0; j++)
+        _mm_storeu_si128((__m128i *)(void *)(offs + 16 * j),
+                         _mm_setzero_si128());
+}
+
+/* m blocks (1..OCB_B) in nv = ceil(m / VW) vectors, offsets from offs. */
+ENGINE_INLINE void ocb_pass(const uint8_t *rk, unsigned nr, const uint8_t *offs,
+                            vec *acc, uint8_t *out, const uint8_t *in, size_t m,
+                            const unsigned nv, const int dec)
+{
+    vec x[OCB_U], o[OCB_U];
+    size_t last = m - (size_t)VW * (nv - 1); /* lanes of the last vector */
+
+    for (unsigned v = 0; v < nv; v++) {
+        vec p = v + 1 < nv ? v_load(in + 16 * VW * v)
+                           : v_loadn(in + 16 * VW * v, last);
+        o[v] = v_load(offs + 16 * VW * v);
+        x[v] = v_xor3(p, o[v], v_bcast(rk));
+        if (!dec)
+            *acc = v_xor(*acc, p);
+    }
+    for (unsigned r = 1; r < nr; r++) {
+        vec kr = v_bcast(rk + 16 * r);
+        for (unsigned v = 0; v < nv; v++)
+            x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+    }
+    for (unsigned v = 0; v < nv; v++) {
+        vec kl = v_xor(v_bcast(rk + 16 * nr), o[v]);
+        x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
+        if (v + 1 < nv) {
+            v_store(out + 16 * VW * v, x[v]);
+            if (dec)
+                *acc = v_xor(*acc, x[v]);
+        } else {
+            v_storen(out + 16 * VW * v, x[v], last);
+            if (dec)
+                *acc = v_xor(*acc, v_keepn(x[v], last));
+        }
+    }
+}
+
+#define OCB_PASS_CASE(n)                                                       \
+    case n:                                                                    \
+        ocb_pass(rk, nr, offs, acc, out, in, m, n, dec);                       \
+        break;
+
+/* m blocks (1..OCB_B) with their offsets computed one by one. */
+ENGINE_INLINE void ocb_part(const uint8_t *rk, unsigned nr, const uint8_t *l,
+                            uint64_t *index, __m128i *off, uint8_t *offs,
+                            vec *acc, uint8_t *out, const uint8_t *in, size_t m,
+                            const int dec)
+{
+    ocb_offsets(l, index, off, offs, m);
+    switch ((m + VW - 1) / VW) {
+        OCB_PASS_CASE(1)
+        OCB_PASS_CASE(2)
+        OCB_PASS_CASE(3)
+        OCB_PASS_CASE(4)
+        OCB_PASS_CASE(5)
+        OCB_PASS_CASE(6)
+        OCB_PASS_CASE(7)
+        OCB_PASS_CASE(8)
+    default:
+        break;
+    }
+}
+
+/* nb whole batches, the first starting at a multiple of OCB_B. */
+ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
+                               const vec *t, uint64_t *index, __m128i *off,
+                               vec *acc, uint8_t *out, const uint8_t *in,
+                               size_t nb, const int dec)
+{
+    vec b = v_bcast_x(*off), a = *acc;
+
+    /* Few values live across the rounds (the blocks, the base, the last
+     * lane's term, the checksum): the offsets are XORed in again from
+     * base and T_v for the last round rather than kept, so that nothing
+     * needs the stack on zmm. */
+    for (; nb > 0; nb--, in += 16 * OCB_B, out += 16 * OCB_B) {
+        vec x[OCB_U], xl, k0 = v_bcast(rk);
+        *index += OCB_B;
+        xl = v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
+                                       ocb_ld(l + 16 * ocb_ntz(*index))));
+        for (unsigned v = 0; v < OCB_U; v++) {
+            vec p = v_load(in + 16 * VW * v);
+            vec o = v_xor3(b, t[v], k0);
+            if (!dec)
+                a = v_xor(a, p);
+            x[v] = v_xor3(p, o, v + 1 < OCB_U ? v_zero() : xl);
+        }
+        for (unsigned r = 1; r < nr; r++) {
+            vec kr = v_bcast(rk + 16 * r);
+            for (unsigned v = 0; v < OCB_U; v++)
+                x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+        }
+        {
+            vec kb = v_xor(v_bcast(rk + 16 * nr), b);
+            for (unsigned v = 0; v < OCB_U; v++) {
+                vec kl = v_xor3(kb, t[v], v + 1 < OCB_U ? v_zero() : xl);
+                x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
+                v_store(out + 16 * VW * v, x[v]);
+                if (dec)
+                    a = v_xor(a, x[v]);
+            }
+        }
+        b = v_last_bcast(v_xor3(b, t[OCB_U - 1], xl));
+    }
+    *off = v_first(b);
+    *acc = a;
+}
+
+ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
+                             uint64_t index, uint8_t offset[16],
+                             uint8_t checksum[16], uint8_t *out,
+                             const uint8_t *in, size_t n, const int dec)
+{
+    const uint8_t *rk = ENGINE_RK(rkp);
+    _Alignas(64) uint8_t offs[16 * OCB_B];
+    vec acc = v_zero();
+    __m128i off = ocb_ld(offset);
+    size_t done = n, h = (OCB_B - index % OCB_B) % OCB_B;
+
+    /* head: up to a multiple of the batch */
+    h = h < n ? h : n;
+    if (h != 0) {
+        ocb_part(rk, nr, l, &index, &off, offs, &acc, out, in, h, dec);
+        in += 16 * h, out += 16 * h, n -= h;
+    }
+    if (n >= OCB_B) {
+        /* T_v: P_1 .. P_B from the key, after the L table */
+        vec t[OCB_U];
+        for (unsigned v = 0; v < OCB_U; v++)
+            t[v] = v_load(l + 16 * 36 + 16 * VW * v);
+        ocb_batches(rk, nr, l, t, &index, &off, &acc, out, in, n / OCB_B, dec);
+        in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
+        n %= OCB_B;
+    }
+    if (n != 0)
+        ocb_part(rk, nr, l, &index, &off, offs, &acc, out, in, n, dec);
+    _mm_storeu_si128((__m128i *)(void *)offset, off);
+    _mm_storeu_si128((__m128i *)(void *)checksum,
+                     _mm_xor_si128(ocb_ld(checksum), v_fold(acc)));
+    /* the offsets of the head and the tail, as vector stores: a memset
+     * of the whole buffer became rep stos, some 30 cycles to start */
+    for (size_t j = 0; j < (h > n ? h : n); j += VW)
+        v_store(offs + 16 * j, v_zero());
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(offs) : "memory");
+#endif
+    return done;
+}
+
+OCB_NOINLINE ENGINE_FN size_t ENGINE_NAME(ocb_enc_body)(
+    const void *rk, unsigned nr, const uint8_t *l, uint64_t index,
+    uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+    size_t n)
+{
+    return ocb_run(rk, nr, l, index, offset, checksum, out, in, n, 0);
+}
+
+OCB_NOINLINE ENGINE_FN size_t ENGINE_NAME(ocb_dec_body)(
+    const void *rk, unsigned nr, const uint8_t *l, uint64_t index,
+    uint8_t offset[16], uint8_t checksum[16], uint8_t *out, const uint8_t *in,
+    size_t n)
+{
+    return ocb_run(rk, nr, l, index, offset, checksum, out, in, n, 1);
+}
+
+/* The entry points: the body, then its stack wiped (OCB_WIPE bytes). */
+size_t OCB_ENC_NAME(const void *rk, unsigned nr, const uint8_t *l,
+                    uint64_t index, uint8_t offset[16], uint8_t checksum[16],
+                    uint8_t *out, const uint8_t *in, size_t n)
+{
+    size_t done = ENGINE_NAME(ocb_enc_body)(rk, nr, l, index, offset, checksum,
+                                            out, in, n);
+    aesir_wipe_stack(OCB_WIPE);
+    return done;
+}
+
+size_t OCB_DEC_NAME(const void *rk, unsigned nr, const uint8_t *l,
+                    uint64_t index, uint8_t offset[16], uint8_t checksum[16],
+                    uint8_t *out, const uint8_t *in, size_t n)
+{
+    size_t done = ENGINE_NAME(ocb_dec_body)(rk, nr, l, index, offset, checksum,
+                                            out, in, n);
+    aesir_wipe_stack(OCB_WIPE);
+    return done;
+}
