@@ -152,6 +152,20 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t *in, size_t len,
                                   uint8_t tag[16], int decrypt);
 
+/*
+ * XTS fast paths (src/modes/xts.c): nblocks >= 1 whole blocks of one data
+ * unit, block j as out_j = E(in_j ^ T_j) ^ T_j (xts_enc, rk the
+ * encryption schedule) or D(in_j ^ T_j) ^ T_j (xts_dec, rk the
+ * decryption schedule), with T_0 = tweak (already encrypted with the
+ * tweak key) and T_(j+1) = T_j * x in GF(2^128), tweak bytes read as a
+ * little-endian 128-bit integer, reduced by x^128 + x^7 + x^2 + x + 1
+ * (IEEE 1619 5.2). On return tweak holds T_nblocks, the next block's.
+ * The tweak is secret: no branch or index on it. in == out allowed.
+ * Ciphertext stealing is xts.c's, never the engine's.
+ */
+typedef void (*aesir_xts_fn)(const void *rk, unsigned nr, uint8_t tweak[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -176,6 +190,8 @@ struct aesir_engine {
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
+    aesir_xts_fn xts_enc;         /* optional: XTS fast paths (above) */
+    aesir_xts_fn xts_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
