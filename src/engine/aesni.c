@@ -575,6 +575,8 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
 /* Fused GCM with ghash-clmul's key: aesni_gcm.c. */
 #include "x86_gcm.h"
+/* Fused XTS: aesni_xts.c, aesni_xts_avx.c. */
+#include "x86_xts.h"
 
 #define ENGINE_FIELDS(pair, genc, gdec)                                        \
     .name = "aesni",                                                           \
@@ -588,9 +590,12 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul"
 
 static const struct aesir_engine aesni_engine = {
-    ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec)};
-static const struct aesir_engine aesni_engine_avx = {ENGINE_FIELDS(
-    aesni_setkey_pair_avx, aesir_aesni_gcm_enc_avx, aesir_aesni_gcm_dec_avx)};
+    ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec),
+    .xts_enc = aesir_aesni_xts_enc, .xts_dec = aesir_aesni_xts_dec};
+static const struct aesir_engine aesni_engine_avx = {
+    ENGINE_FIELDS(aesni_setkey_pair_avx, aesir_aesni_gcm_enc_avx,
+                  aesir_aesni_gcm_dec_avx),
+    .xts_enc = aesir_aesni_xts_enc_avx, .xts_dec = aesir_aesni_xts_dec_avx};
 
 const struct aesir_engine *aesir_engine_aesni(void)
 {

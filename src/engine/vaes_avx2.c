@@ -224,6 +224,10 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_ENC aesir_vaes_avx2_gcm_enc
 #define VAES_GCM_DEC aesir_vaes_avx2_gcm_dec
 #define VAES_GCM_GHASH "ghash-vpclmul-avx2"
+/* Fused XTS: vaes_avx2_xts.c. */
+#include "x86_xts.h"
+#define VAES_XTS_ENC aesir_vaes_avx2_xts_enc
+#define VAES_XTS_DEC aesir_vaes_avx2_xts_dec
 
 #include "vaes_core.h"
 

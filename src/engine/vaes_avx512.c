@@ -245,6 +245,10 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_DEC aesir_vaes_avx512_gcm_dec
 #define VAES_GCM_SHORT aesir_vaes_avx512_gcm_short
 #define VAES_GCM_GHASH "ghash-vpclmul-avx512"
+/* Fused XTS: vaes_avx512_xts.c. */
+#include "x86_xts.h"
+#define VAES_XTS_ENC aesir_vaes_avx512_xts_enc
+#define VAES_XTS_DEC aesir_vaes_avx512_xts_dec
 
 #include "vaes_core.h"
 

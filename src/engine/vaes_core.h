@@ -958,6 +958,10 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
+#ifdef VAES_XTS_ENC /* fused XTS kernels: <engine>_xts.c */
+    .xts_enc = VAES_XTS_ENC,
+    .xts_dec = VAES_XTS_DEC,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
