@@ -92,6 +92,7 @@
 #endif
 #include "engine.h"
 #include "gcm_kernels.h" /* fused GCM: armv8_ce_gcm.c */
+#include "xts_kernels.h" /* fused XTS: armv8_ce_xts.c */
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -741,6 +742,10 @@ static const struct aesir_engine engine = {
     .gcm_enc = aesir_armv8_ce_gcm_enc,
     .gcm_dec = aesir_armv8_ce_gcm_dec,
     .gcm_ghash = "ghash-pmull",
+#endif
+#ifdef AESIR_ARMV8_CE_XTS
+    .xts_enc = aesir_armv8_ce_xts_enc,
+    .xts_dec = aesir_armv8_ce_xts_dec,
 #endif
 };
 
