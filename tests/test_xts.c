@@ -395,8 +395,10 @@ static int diff_case(const char *e, size_t ei, uint64_t no)
     aesir_xts_key k;
 
     (void)splitmix64(&s);
-    len = below(&s, 64) == 0 ? 16 + below(&s, MAX_BIG - 15)
-                             : 16 + below(&s, MAX_LEN - 15);
+    /* up to 64 KiB where EVP is the oracle; the ref oracle (AES-192) at
+     * a few MB/s stays below 4 KiB, so that the run takes seconds */
+    len = below(&s, 64) == 0 && klen != 48 ? 16 + below(&s, MAX_BIG - 15)
+                                           : 16 + below(&s, MAX_LEN - 15);
     fill(&s, key, klen);
     if (sector) {
         memset(tweak, 0, 16);
@@ -417,7 +419,7 @@ static int diff_case(const char *e, size_t ei, uint64_t no)
         oracle(1, key, klen, tweak, ref_ct, pt, len);
         /* the oracle itself against EVP, on a few cases */
 #ifdef AESIR_TEST_OPENSSL
-    if (klen != 48 && no % 16 == 0) {
+    if (klen != 48 && no % 16 == 0 && len <= MAX_LEN) {
         oracle(1, key, klen, tweak, work, pt, len);
         ok &= memcmp(work, ref_ct, len) == 0;
     }
@@ -469,6 +471,7 @@ static void part_diff(void)
             continue;
         if (slow_engine(e))
             cases = n / 20 < 200 ? (n < 200 ? n : 200) : n / 20;
+        clock_t t0 = clock();
         for (uint64_t c = 0; c < cases; c++) {
             if (diff_case(e, i, c))
                 passed++;
@@ -477,8 +480,8 @@ static void part_diff(void)
         }
         CHECK_EQ(failed, 0);
         check_passed += (unsigned)passed;
-        printf("diff %-14s %" PRIu64 " cases, %" PRIu64 " failed\n", e, passed,
-               failed);
+        printf("diff %-14s %" PRIu64 " cases, %" PRIu64 " failed (%.1f s)\n", e,
+               passed, failed, (double)(clock() - t0) / CLOCKS_PER_SEC);
     }
 }
 
