@@ -15,7 +15,8 @@
  *            (every key size, AES-192 included): AESIR_DIFF_CASES per
  *            engine (default 10000; a twentieth, at least 200, for ref
  *            and ref-otf), random keys, tweaks, lengths 16..4096 bytes
- *            (one in 64 up to 64 KiB), offsets, in place or not; the
+ *            (one in 64 up to 64 KiB where EVP is the oracle), offsets,
+ *            in place or not; the
  *            sector API against the tweak API.
  *   fused    engines with fused XTS kernels against the generic path
  *            (the kernel pointers cleared in a copy of the key: white
