@@ -86,8 +86,10 @@ enum {
     AESIR_E_STATE = -10,            /* context not initialised, finished, or
                                        keyed for the other direction */
     AESIR_E_SELFTEST = -11,         /* an engine failed its known-answer test */
-    AESIR_E_AUTH = -12              /* authentication failed: tag, or
+    AESIR_E_AUTH = -12,             /* authentication failed: tag, or
                                        integrity check, does not match */
+    AESIR_E_KEY_WEAK = -13          /* key refused as weak: the two halves
+                                       of an XTS key are equal */
 };
 
 /*
@@ -1566,6 +1568,123 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out,
                                                  size_t tag_len);
 /* aesir_ocb_abort -- ends the message without a result, wiping ctx. */
 AESIR_API void aesir_ocb_abort(aesir_ocb *ctx);
+
+/* ---------------------------------------------------------------------
+ * XTS (IEEE Std 1619-2018, NIST SP 800-38E)
+ * ------------------------------------------------------------------- */
+
+/*
+ * XTS-AES encrypts data units (disk sectors) of 16 bytes and more in
+ * place of the data, with no expansion: each unit is encrypted under a
+ * 16-byte tweak, by convention the unit's number (its sector), so that
+ * equal plaintexts at different places give unrelated ciphertexts. It
+ * is confidentiality only: no tag, no integrity. A change to the
+ * ciphertext is not detected (it garbles the 16-byte block it touches);
+ * an attacker who sees a unit written twice learns which 16-byte blocks
+ * changed. Use it for storage, where the length cannot grow; use an
+ * AEAD (GCM) elsewhere.
+ *
+ * Keys: two AES keys of the same size, concatenated: Key1 (the data
+ * key) then Key2 (the tweak key): 32 bytes (XTS-AES-128) or 64 bytes
+ * (XTS-AES-256), the two sizes of IEEE 1619 and SP 800-38E; 48 bytes
+ * (XTS-AES-192) as an extension that neither standard defines but the
+ * same construction gives (some test suites and users rely on it; it is
+ * not FIPS-approved). Keys whose two halves are equal are refused with
+ * AESIR_E_KEY_WEAK (FIPS 140-3 Implementation Guidance C.I).
+ *
+ * Data units: len >= 16 bytes; a last partial block (len not a multiple
+ * of 16) is handled by ciphertext stealing (IEEE 1619 5.3.2). At most
+ * 2^20 blocks (16 MiB) per unit, SP 800-38E's limit: longer is refused
+ * with AESIR_E_INPUT_LENGTH. Never encrypt two different units under
+ * one key with one tweak.
+ *
+ * Every function below takes in and out of len bytes; out may equal in
+ * (in place); no buffer needs alignment; nothing is written on error.
+ */
+#define AESIR_XTS_TWEAK_BYTES 16
+/* The longest data unit: 2^20 blocks of 16 bytes (SP 800-38E). */
+#define AESIR_XTS_MAX_BYTES ((size_t)1 << 24)
+
+/* aesir_xts_key -- the two expanded AES keys of XTS (data key both
+ * directions, tweak key for encryption). Opaque, AESIR_XTS_KEY_BYTES
+ * bytes (4096), no heap; placement rules as for aesir_aes (16-byte
+ * aligned; malloc is fine). May be shared by threads once set up. Clear
+ * it with aesir_xts_clear(). */
+#define AESIR_XTS_KEY_BYTES 4096
+typedef struct aesir_xts_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_XTS_KEY_BYTES];
+} aesir_xts_key;
+
+/*
+ * aesir_xts_init -- sets up key from k, key_len = 32, 48 or 64 bytes
+ * (Key1 || Key2), with the default engine (AESIR_ENGINE overrides it).
+ * Errors: AESIR_E_KEY_LENGTH, AESIR_E_KEY_WEAK (Key1 == Key2, compared
+ * in constant time), AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key is
+ * cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_xts_init(aesir_xts_key *key,
+                                               const uint8_t *k,
+                                               size_t key_len);
+/* aesir_xts_init_ex -- as aesir_xts_init(), with the AES engine chosen
+ * by name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
+ * AESIR_E_ENGINE_UNAVAILABLE. */
+AESIR_API AESIR_WARN_UNUSED int aesir_xts_init_ex(aesir_xts_key *key,
+                                                  const uint8_t *k,
+                                                  size_t key_len,
+                                                  const char *engine);
+/* aesir_xts_engine -- the name of the engine key uses, or NULL when key
+ * is not set up. */
+AESIR_API const char *aesir_xts_engine(const aesir_xts_key *key);
+/* aesir_xts_clear -- wipes key. Safe on a cleared or never-initialised
+ * key. */
+AESIR_API void aesir_xts_clear(aesir_xts_key *key);
+
+/*
+ * aesir_xts_encrypt / aesir_xts_decrypt -- one data unit of len bytes
+ * under the 16-byte tweak (IEEE 1619's i, read as a little-endian
+ * 128-bit integer; the value, not its encoding, is what the standard's
+ * sector numbers give: see aesir_xts_encrypt_sector). Errors:
+ * AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT (NULL pointer),
+ * AESIR_E_INPUT_LENGTH (len < 16 or len > AESIR_XTS_MAX_BYTES).
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_encrypt(const aesir_xts_key *key, const uint8_t tweak[16],
+                  uint8_t *out, const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_decrypt(const aesir_xts_key *key, const uint8_t tweak[16],
+                  uint8_t *out, const uint8_t *in, size_t len);
+
+/*
+ * aesir_xts_encrypt_sector / aesir_xts_decrypt_sector -- the same with
+ * the tweak made from a data-unit sequence number: the 128-bit
+ * little-endian encoding of sector (IEEE 1619 5.1; the CAVP XTSGen
+ * "DataUnitSeqNumber" files). Errors as aesir_xts_encrypt.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_encrypt_sector(const aesir_xts_key *key, uint64_t sector,
+                         uint8_t *out, const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_decrypt_sector(const aesir_xts_key *key, uint64_t sector,
+                         uint8_t *out, const uint8_t *in, size_t len);
+
+/*
+ * aesir_xts_encrypt_sectors / aesir_xts_decrypt_sectors -- consecutive
+ * data units of sector_size bytes each (16 .. AESIR_XTS_MAX_BYTES), the
+ * first with sequence number first_sector, the next first_sector + 1
+ * (as a 128-bit number: past 2^64 - 1 the count carries on into the
+ * tweak's upper half), and so on: len must be a whole number of units.
+ * The same as one aesir_xts_encrypt_sector call per unit. Errors as
+ * aesir_xts_encrypt; AESIR_E_INPUT_LENGTH when sector_size is out of
+ * range or does not divide len (len 0 is no unit: AESIR_OK).
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_encrypt_sectors(const aesir_xts_key *key, uint64_t first_sector,
+                          size_t sector_size, uint8_t *out, const uint8_t *in,
+                          size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_decrypt_sectors(const aesir_xts_key *key, uint64_t first_sector,
+                          size_t sector_size, uint8_t *out, const uint8_t *in,
+                          size_t len);
 
 #ifdef __cplusplus
 }

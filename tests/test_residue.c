@@ -48,6 +48,12 @@
  *   ocb-offset Ktop and every offset Offset_0 .. Offset_m, Offset_* of
  *              the message.
  *
+ * and for XTS (the data and tweak keys' schedules as above, plaintext):
+ *
+ *   xts-tweak  the tweaks T_j = E_Key2(i) * x^j of every block;
+ *   xts-xor    P_j ^ T_j and C_j ^ T_j, the block cipher's input and
+ *              output (either gives T_j from a known block).
+ *
  * An 8-byte piece that could be there by chance (fewer than 4 distinct
  * byte values, or only the bytes 00 0f f0 ff: every word of the
  * bitsliced schedules, which hold 16 bits each) is looked for together
@@ -107,6 +113,7 @@
 #include "gcm_siv.h"
 #include "internal.h"
 #include "ocb.h"
+#include "xts.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define RESIDUE_SKIP "AddressSanitizer or ThreadSanitizer build"
@@ -139,6 +146,8 @@ enum kind {
     K_CCMMAC,
     K_OCBL,
     K_OCBOFF,
+    K_TWEAK,
+    K_XTSXOR,
     NKINDS
 };
 
@@ -146,7 +155,7 @@ static const char *const kind_name[NKINDS] = {
     "key",       "rk",      "rk-inv",    "sched",     "keystream",
     "plaintext", "cbc-xor", "mac-chain", "ghash-key", "ekj0",
     "ghash-out", "j0",      "ccm-s0",    "ccm-mac",   "ocb-L",
-    "ocb-offset"};
+    "ocb-offset", "xts-tweak", "xts-xor"};
 
 /* Key material may be allowlisted; the rest never. */
 static int kind_is_key(unsigned k)
@@ -627,6 +636,12 @@ static struct {
     _Alignas(64) aesir_ocb_key oref; /* ref, same key */
     _Alignas(64) aesir_ocb_key otmp; /* scratch */
     aesir_ocb octx;
+    /* XTS */
+    _Alignas(64) aesir_xts_key xkey; /* engine under test */
+    _Alignas(64) aesir_xts_key xtmp; /* scratch */
+    _Alignas(64) aesir_aes xref2;    /* ref, the tweak key */
+    uint8_t xkeybytes[64], xtweak[16];
+    uint64_t sector;
 } g;
 
 /* One-shot functions: g.mode, g.dir, g.option on g.in/g.len into g.out. */
@@ -696,10 +711,16 @@ static void call_mac_many(void)
 
 /* ---- expected secrets, from the ref engine on the main stack ------------ */
 
+static void ref_block_with(const aesir_aes *k, uint8_t out[16],
+                           const uint8_t in[16])
+{
+    if (aesir_aes_encrypt_block(k, out, in) != AESIR_OK)
+        abort();
+}
+
 static void ref_block(uint8_t out[16], const uint8_t in[16])
 {
-    if (aesir_aes_encrypt_block(&g.ref, out, in) != AESIR_OK)
-        abort();
+    ref_block_with(&g.ref, out, in);
 }
 
 /* The key's secrets: key, FIPS-197 schedules (the ref engine's layout),
@@ -1398,6 +1419,162 @@ static void seed_for(const char *engine, size_t key_len)
     for (const char *c = engine; *c != '\0'; c++)
         h = (h ^ (unsigned char)*c) * 0x100000001b3u;
     rng_state = h ^ key_len;
+}
+
+/* ---- XTS ------------------------------------------------------------- */
+
+static void call_xts_init(void)
+{
+    g.err = aesir_xts_init_ex(&g.xtmp, g.xkeybytes, 2 * g.key_len, g.engine);
+}
+
+static void call_xts_encrypt(void)
+{
+    g.err = aesir_xts_encrypt(&g.xkey, g.xtweak, g.out, g.in, g.len);
+}
+
+static void call_xts_decrypt(void)
+{
+    g.err = aesir_xts_decrypt(&g.xkey, g.xtweak, g.out, g.in, g.len);
+}
+
+static void call_xts_encrypt_sectors(void)
+{
+    g.err = aesir_xts_encrypt_sectors(&g.xkey, g.sector, g.len / 2, g.out, g.in,
+                                      g.len);
+}
+
+static void call_xts_decrypt_sector(void)
+{
+    g.err = aesir_xts_decrypt_sector(&g.xkey, g.sector, g.out, g.in, g.len);
+}
+
+/* Both keys' secrets: the whole XTS key, the FIPS-197 schedules of Key1
+ * (g.ref) and Key2 (g.xref2), the engine's schedules in the key object
+ * (white box: xts.h). */
+static void register_xts_key_secrets(void)
+{
+    const struct xts_key_state *k =
+        (const struct xts_key_state *)(const void *)g.xkey.opaque;
+    const struct aesir_key_state *r2 =
+        (const struct aesir_key_state *)(const void *)g.xref2.opaque;
+    const struct aesir_key_state *t =
+        (const struct aesir_key_state *)(const void *)k->tweak.opaque;
+
+    register_key_secrets(&k->data);
+    add_secret(K_KEY, g.xkeybytes, 2 * g.key_len);
+    add_secret(K_KEY, g.xkeybytes + g.key_len, g.key_len);
+    add_blocks(K_RK, r2->rk_enc, 16 * (r2->nr + 1));
+    for (size_t i = 0; i < AESIR_RK_BYTES; i += 16)
+        add_secret_in(K_SCHED, t->rk_enc + i, 16, AESIR_RK_BYTES - i);
+    fixed_pieces = npieces;
+    fixed_secrets = nsecrets;
+}
+
+/* One unit's secrets under tweak value tw: every T_j, P_j, P_j ^ T_j and
+ * C_j ^ T_j of its whole blocks (pt the plaintext, ct the ciphertext of
+ * len bytes; the stolen pair's blocks as they stand). */
+static void register_xts_unit(const uint8_t tw[16], const uint8_t *pt,
+                              const uint8_t *ct, size_t len)
+{
+    uint8_t t[16], x[16];
+    ref_block_with(&g.xref2, t, tw);
+    for (size_t j = 0; j <= len / 16; j++) {
+        add_secret(K_TWEAK, t, 16);
+        if (16 * j + 16 <= len) {
+            xor16(x, pt + 16 * j, t);
+            add_secret(K_XTSXOR, x, 16);
+            xor16(x, ct + 16 * j, t);
+            add_secret(K_XTSXOR, x, 16);
+        }
+        /* t * x */
+        {
+            int c = t[15] >> 7;
+            for (int i = 15; i > 0; i--)
+                t[i] = (uint8_t)(t[i] << 1 | t[i - 1] >> 7);
+            t[0] = (uint8_t)(t[0] << 1 ^ (c ? 0x87 : 0));
+        }
+    }
+    add_blocks(K_PLAIN, pt, len);
+}
+
+/* One length: encrypt and decrypt with a tweak, then two sectors. */
+static void xts_case(size_t len)
+{
+    static uint8_t pt[MAX_MSG], ct[MAX_MSG];
+    _Alignas(64) static aesir_xts_key ref;
+    uint8_t tw[16] = {0};
+
+    fill(pt, len);
+    fill(g.xtweak, 16);
+    g.sector = rng();
+    CHECK(aesir_xts_init_ex(&ref, g.xkeybytes, 2 * g.key_len, "ref") ==
+          AESIR_OK);
+    CHECK(aesir_xts_encrypt(&ref, g.xtweak, ct, pt, len) == AESIR_OK);
+    reset_call_secrets();
+    register_xts_unit(g.xtweak, pt, ct, len);
+    g.len = len;
+    memcpy(g.in, pt, len);
+    scan_call("xts_encrypt", call_xts_encrypt);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, ct, len) == 0);
+    memcpy(g.in, ct, len);
+    scan_call("xts_decrypt", call_xts_decrypt);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, pt, len) == 0);
+
+    /* sector g.sector, the same len, decrypted */
+    for (int i = 0; i < 8; i++)
+        tw[i] = (uint8_t)(g.sector >> (8 * i));
+    CHECK(aesir_xts_encrypt(&ref, tw, ct, pt, len) == AESIR_OK);
+    reset_call_secrets();
+    register_xts_unit(tw, pt, ct, len);
+    memcpy(g.in, ct, len);
+    scan_call("xts_decrypt_sector", call_xts_decrypt_sector);
+    CHECK(g.err == AESIR_OK && memcmp(g.out, pt, len) == 0);
+
+    /* two units of len / 2 from sector g.sector (len even, >= 32) */
+    if (len % 2 == 0 && len >= 32) {
+        reset_call_secrets();
+        for (int u = 0; u < 2; u++) {
+            uint64_t s = g.sector + (uint64_t)u;
+            memset(tw, 0, 16);
+            for (int i = 0; i < 8; i++)
+                tw[i] = (uint8_t)(s >> (8 * i));
+            tw[8] = s < g.sector; /* the carry into the upper half */
+            CHECK(aesir_xts_encrypt(&ref, tw, ct + u * len / 2,
+                                    pt + u * len / 2, len / 2) == AESIR_OK);
+            register_xts_unit(tw, pt + u * len / 2, ct + u * len / 2, len / 2);
+        }
+        memcpy(g.in, pt, len);
+        scan_call("xts_encrypt_sectors", call_xts_encrypt_sectors);
+        CHECK(g.err == AESIR_OK && memcmp(g.out, ct, len) == 0);
+    }
+    aesir_xts_clear(&ref);
+}
+
+/* XTS on g.engine with Key1, Key2 of h bytes each. */
+static void test_xts_key(size_t h)
+{
+    seed_for(g.engine, 2 * h + 1);
+    g.key_len = h;
+    fill(g.xkeybytes, 2 * h);
+    memcpy(g.keybytes, g.xkeybytes, h); /* Key1, for register_key_secrets */
+    CHECK(aesir_aes_init_ex(&g.ref, g.xkeybytes, h, "ref",
+                            AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK);
+    CHECK(aesir_aes_init_ex(&g.xref2, g.xkeybytes + h, h, "ref",
+                            AESIR_ENCRYPT) == AESIR_OK);
+    CHECK(aesir_xts_init_ex(&g.xkey, g.xkeybytes, 2 * h, g.engine) == AESIR_OK);
+    register_xts_key_secrets();
+    reset_call_secrets();
+    scan_call("xts_init_ex", call_xts_init);
+    CHECK_EQ(g.err, AESIR_OK);
+    aesir_xts_clear(&g.xtmp);
+    xts_case(16);
+    xts_case(100);
+    xts_case(531);
+    xts_case(MAX_MSG);
+    aesir_xts_clear(&g.xkey);
+    aesir_aes_clear(&g.xref2);
+    aesir_aes_clear(&g.ref);
 }
 
 /* ---- GCM and GMAC ---------------------------------------------------- */
@@ -2305,6 +2482,18 @@ int main(int argc, char **argv)
         cur_engine = g.engine = name;
         for (size_t kl = 16; kl <= 32; kl += 8)
             test_ocb_engine(kl);
+        report_engine();
+    }
+    /* XTS, every key size. */
+    printf("XTS residue per engine:\n");
+    for (size_t i = 0; i < aesir_engine_count(); i++) {
+        const char *name = aesir_engine_name(i);
+        if ((only != NULL && strcmp(only, name) != 0) ||
+            !(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE))
+            continue;
+        cur_engine = g.engine = name;
+        for (size_t h = 16; h <= 32; h += 8)
+            test_xts_key(h);
         report_engine();
     }
     /* GCM and GMAC on every pair; the key size changes from pair to

@@ -209,6 +209,20 @@ typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,
                                uint8_t checksum[16], uint8_t *out,
                                const uint8_t *in, size_t nblocks);
 
+/*
+ * XTS fast paths (src/modes/xts.c): nblocks >= 1 whole blocks of one data
+ * unit, block j as out_j = E(in_j ^ T_j) ^ T_j (xts_enc, rk the
+ * encryption schedule) or D(in_j ^ T_j) ^ T_j (xts_dec, rk the
+ * decryption schedule), with T_0 = tweak (already encrypted with the
+ * tweak key) and T_(j+1) = T_j * x in GF(2^128), tweak bytes read as a
+ * little-endian 128-bit integer, reduced by x^128 + x^7 + x^2 + x + 1
+ * (IEEE 1619 5.2). On return tweak holds T_nblocks, the next block's.
+ * The tweak is secret: no branch or index on it. in == out allowed.
+ * Ciphertext stealing is xts.c's, never the engine's.
+ */
+typedef void (*aesir_xts_fn)(const void *rk, unsigned nr, uint8_t tweak[16],
+                             uint8_t *out, const uint8_t *in, size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -240,6 +254,8 @@ struct aesir_engine {
     aesir_gcmsiv_dec_fn gcmsiv_dec;
     aesir_ocb_fn ocb_enc;         /* optional: OCB3 fast paths (above) */
     aesir_ocb_fn ocb_dec;
+    aesir_xts_fn xts_enc;         /* optional: XTS fast paths (above) */
+    aesir_xts_fn xts_dec;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -52,6 +52,8 @@ const char *aesir_strerror(int err)
     case AESIR_E_AUTH:
         return "authentication failed: the tag does not match (data, "
                "additional data, IV, key or tag wrong or altered)";
+    case AESIR_E_KEY_WEAK:
+        return "weak key refused: the two halves of the XTS key are equal";
     default:
         return "unknown error";
     }

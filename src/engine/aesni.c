@@ -578,6 +578,8 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 /* Fused CCM (CTR + CBC-MAC): aesni_ccm.c. */
 #include "x86_ccm.h"
 #include "ocb_kernels.h"
+/* Fused XTS: aesni_xts.c, aesni_xts_avx.c. */
+#include "x86_xts.h"
 
 /* GCM-SIV's CTR: aesni_gcmsiv.c. */
 #include "x86_gcmsiv.h"
@@ -598,12 +600,14 @@ static const struct aesir_engine aesni_engine = {
     ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec,
                   aesir_aesni_ctr32le, aesir_aesni_ocb_enc,
                   aesir_aesni_ocb_dec),
-    .ccm_enc = aesir_aesni_ccm_enc, .ccm_dec = aesir_aesni_ccm_dec};
+    .ccm_enc = aesir_aesni_ccm_enc, .ccm_dec = aesir_aesni_ccm_dec,
+    .xts_enc = aesir_aesni_xts_enc, .xts_dec = aesir_aesni_xts_dec};
 static const struct aesir_engine aesni_engine_avx = {
     ENGINE_FIELDS(aesni_setkey_pair_avx, aesir_aesni_gcm_enc_avx,
                   aesir_aesni_gcm_dec_avx, aesir_aesni_ctr32le_avx,
                   aesir_aesni_ocb_enc_avx, aesir_aesni_ocb_dec_avx),
-    .ccm_enc = aesir_aesni_ccm_enc_avx, .ccm_dec = aesir_aesni_ccm_dec_avx};
+    .ccm_enc = aesir_aesni_ccm_enc_avx, .ccm_dec = aesir_aesni_ccm_dec_avx,
+    .xts_enc = aesir_aesni_xts_enc_avx, .xts_dec = aesir_aesni_xts_dec_avx};
 
 const struct aesir_engine *aesir_engine_aesni(void)
 {

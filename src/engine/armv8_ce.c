@@ -94,6 +94,7 @@
 #include "gcm_kernels.h" /* fused GCM: armv8_ce_gcm.c */
 #include "ccm_kernels.h" /* fused CCM: armv8_ce_ccm.c */
 #include "ocb_kernels.h" /* OCB3: armv8_ce_ocb.c */
+#include "xts_kernels.h" /* fused XTS: armv8_ce_xts.c */
 
 /* Lanes of the wide kernel. */
 #define WIDE 8
@@ -750,6 +751,10 @@ static const struct aesir_engine engine = {
 #endif
     .ocb_enc = aesir_armv8_ce_ocb_enc,
     .ocb_dec = aesir_armv8_ce_ocb_dec,
+#ifdef AESIR_ARMV8_CE_XTS
+    .xts_enc = aesir_armv8_ce_xts_enc,
+    .xts_dec = aesir_armv8_ce_xts_dec,
+#endif
 };
 
 const struct aesir_engine *aesir_engine_armv8_ce(void)

@@ -232,6 +232,10 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 /* GCM-SIV's CTR: vaes_avx2_gcmsiv.c. */
 #include "x86_gcmsiv.h"
 #define VAES_CTR32LE aesir_vaes_avx2_ctr32le
+/* Fused XTS: vaes_avx2_xts.c. */
+#include "x86_xts.h"
+#define VAES_XTS_ENC aesir_vaes_avx2_xts_enc
+#define VAES_XTS_DEC aesir_vaes_avx2_xts_dec
 
 #include "vaes_core.h"
 

@@ -973,6 +973,10 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
     .ocb_enc = VAES_OCB_ENC,
     .ocb_dec = VAES_OCB_DEC,
 #endif
+#ifdef VAES_XTS_ENC /* fused XTS kernels: <engine>_xts.c */
+    .xts_enc = VAES_XTS_ENC,
+    .xts_dec = VAES_XTS_DEC,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */

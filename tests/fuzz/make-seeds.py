@@ -9,7 +9,7 @@ batches -- instead of having to find them.
 
     python3 tests/fuzz/make-seeds.py       (rewrites corpus/fuzz_modes,
                                             corpus/fuzz_api, corpus/fuzz_many,
-                                            corpus/fuzz_gcm)
+                                            corpus/fuzz_gcm, corpus/fuzz_xts)
 
 The encoders below mirror the input readers of fuzz_modes.c (read_plan),
 fuzz_api.c (the op functions), fuzz_many.c (setup_key, read_job) and
@@ -520,13 +520,52 @@ def make_gcm():
                                      for _ in range(64))))
 
 
+# ---- fuzz_xts (read in LLVMFuzzerTestOneInput of fuzz_xts.c) ----------
+
+XTS_MAX_MSG = 4200
+xts_rng = random.Random(19)
+
+
+def xts_plan(engine, key_bytes, length, call=0, same=False, ssize=16,
+             inplace=False, off_in=0, off_out=0):
+    key = bytes(xts_rng.randrange(256) for _ in range(key_bytes))
+    b = bytes([eng(engine), (key_bytes - 32) // 16]) + key
+    b += bytes([0xee if same else 0, call])
+    b += bytes(xts_rng.randrange(256) for _ in range(16))  # tweak
+    b += struct.pack("<Q", xts_rng.randrange(1 << 64)
+                     if call != 2 else (1 << 64) - 2)  # sector
+    b += u16(length)
+    if call == 2:
+        n = length + 32
+        b += bytes([ssize - 1]) if n <= 256 else u16(ssize - 1)
+    b += bytes([1 if inplace else 0, off_in, off_out])
+    return b + bytes(xts_rng.randrange(256) for _ in range(length))
+
+
+def make_xts():
+    def w(name, data):
+        write("fuzz_xts", name, data)
+    w("one-block", xts_plan("aesni", 32, 16))
+    w("steal-17", xts_plan("vaes-avx512", 64, 17, inplace=True, off_in=3))
+    w("batch-edge", xts_plan("vaes-avx512", 32, 16 * 33 + 5, off_in=1,
+                             off_out=7))
+    w("avx2-tail", xts_plan("vaes-avx2", 48, 16 * 17 + 15, call=1))
+    w("aes192-ct64", xts_plan("ct64", 48, 100, inplace=True))
+    w("sectors-carry", xts_plan("aesni", 64, 96, call=2, ssize=48))
+    w("sectors-bad", xts_plan("bs-avx2", 32, 100, call=2, ssize=40))
+    w("short", xts_plan("gfni", 32, 15))
+    w("weak-key", xts_plan("vaes-avx512", 64, 32, same=True))
+    w("long", xts_plan("vaes-avx512", 48, 4096 + 13, inplace=True))
+
+
 if __name__ == "__main__":
     make_modes()
     make_api()
     make_many()
     make_gcm()
+    make_xts()
     total = 0
-    for t in ("fuzz_modes", "fuzz_api", "fuzz_many", "fuzz_gcm"):
+    for t in ("fuzz_modes", "fuzz_api", "fuzz_many", "fuzz_gcm", "fuzz_xts"):
         d = os.path.join(HERE, "corpus", t)
         files = os.listdir(d)
         size = sum(os.path.getsize(os.path.join(d, f)) for f in files)
