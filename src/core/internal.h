@@ -152,6 +152,25 @@ typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
                                   const uint8_t *in, size_t len,
                                   uint8_t tag[16], int decrypt);
 
+/*
+ * AEGIS (src/aead/aegis.c, draft-irtf-cfrg-aegis-aead) needs the AES round
+ * function, not AES. aes_round: state[i] = AESRound(state[i], rk[i]) =
+ * MixColumns(ShiftRows(SubBytes(state[i]))) ^ rk[i] for the n independent
+ * 16-byte blocks at state and rk (no key schedule; any n; no alignment).
+ * aegis: a whole AEGIS message in one call (Init, the additional data,
+ * the data, Finalize) for variant (AESIR_AEGIS_*), key and nonce of the
+ * variant's lengths; out = in ^ keystream; the tag (tag_len 16 or 32) is
+ * written after all of in has been read. Returns -1 without writing
+ * anything for a variant it does not handle, 0 when done. aegis.c
+ * compares the tag of a decryption and wipes out on a mismatch.
+ */
+typedef void (*aesir_aes_round_fn)(uint8_t *state, const uint8_t *rk, size_t n);
+typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
+                              const uint8_t *nonce, const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t *tag, size_t tag_len,
+                              int decrypt);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -176,6 +195,8 @@ struct aesir_engine {
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
     const char *gcm_ghash;        /* this GHASH engine's key layout */
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
+    aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
+    aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
