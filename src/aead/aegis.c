@@ -248,16 +248,23 @@ static void aegis_generic(const struct aegis_key_state *k, const uint8_t *nonce,
 
 /* ---- key ------------------------------------------------------------- */
 
-size_t aesir_aegis_key_bytes(int variant)
+/* Key and nonce bytes of variant, 0 for none (inline: every call
+ * checks the nonce's length). */
+static size_t key_bytes(int variant)
 {
     if (variant < AESIR_AEGIS_128L || variant > AESIR_AEGIS_256X4)
         return 0;
     return aegis_family(variant) ? 32 : 16;
 }
 
+size_t aesir_aegis_key_bytes(int variant)
+{
+    return key_bytes(variant);
+}
+
 size_t aesir_aegis_nonce_bytes(int variant)
 {
-    return aesir_aegis_key_bytes(variant);
+    return key_bytes(variant);
 }
 
 static const struct aegis_key_state *key_state(const aesir_aegis_key *key)
@@ -285,11 +292,11 @@ int aesir_aegis_init_ex(aesir_aegis_key *key, int variant, const uint8_t *k,
     if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
         return AESIR_E_ARGUMENT;
     st = (struct aegis_key_state *)(void *)key->opaque;
-    if (k == NULL || aesir_aegis_key_bytes(variant) == 0) {
+    if (k == NULL || key_bytes(variant) == 0) {
         err = AESIR_E_ARGUMENT;
         goto fail;
     }
-    if (key_len != aesir_aegis_key_bytes(variant)) {
+    if (key_len != key_bytes(variant)) {
         err = AESIR_E_KEY_LENGTH;
         goto fail;
     }
@@ -361,7 +368,7 @@ static int check(const struct aegis_key_state *k, const uint8_t *nonce,
         return AESIR_E_ARGUMENT;
     if (tag_len != 16 && tag_len != 32)
         return AESIR_E_ARGUMENT;
-    if (nonce_len != aesir_aegis_nonce_bytes(k->variant))
+    if (nonce_len != key_bytes(k->variant))
         return AESIR_E_IV_LENGTH;
     if ((uint64_t)aad_len > AEGIS_MAX_LEN)
         return AESIR_E_INPUT_LENGTH;

@@ -63,4 +63,24 @@ static const uint8_t aegis_c1[16] = {0xdb, 0x3d, 0x18, 0x55, 0x6d, 0xc2,
                                      0x2f, 0xf1, 0x20, 0x11, 0x31, 0x42,
                                      0x73, 0xb5, 0x28, 0xdd};
 
+/* The context separators of the X variants (5.4.2, 5.5.2), lane i of
+ * degree D: Byte(i) || Byte(D - 1) || 0^112; row D / 2 (D = 1, 2, 4). */
+static const uint8_t aegis_ctx[3][64] = {
+    {0},
+    {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1},
+    {0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+     3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3,
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3}};
+
+/* LE64 (draft section 2). */
+static inline void aegis_store_le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    for (unsigned k = 0; k < 8; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+#endif
+}
+
 #endif /* AESIR_AEGIS_H */

@@ -573,8 +573,9 @@ ENGINE_FN void aesni_mb_run_mac(struct mb *m, unsigned n, unsigned nr,
 MB_ENTRY(enc, aesni_mb_run_enc, aesni_cbc_enc, 0)
 MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
-/* Fused GCM with ghash-clmul's key: aesni_gcm.c. */
+/* Fused GCM with ghash-clmul's key: aesni_gcm.c. AEGIS: aesni_aegis.c. */
 #include "x86_gcm.h"
+#include "x86_aegis.h"
 
 #define ENGINE_FIELDS(pair, genc, gdec)                                        \
     .name = "aesni",                                                           \
@@ -585,7 +586,8 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .ctr = aesni_ctr, .cbc_enc = aesni_cbc_enc, .cfb_enc = aesni_cfb_enc,      \
     .ofb = aesni_ofb, .cbc_dec = aesni_cbc_dec, .cfb_dec = aesni_cfb_dec,      \
     .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many,    \
-    .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul"
+    .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul",            \
+    .aes_round = aesir_aesni_aes_round, .aegis = aesir_aesni_aegis
 
 static const struct aesir_engine aesni_engine = {
     ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec)};

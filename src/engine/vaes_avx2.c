@@ -225,6 +225,11 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_GCM_DEC aesir_vaes_avx2_gcm_dec
 #define VAES_GCM_GHASH "ghash-vpclmul-avx2"
 
+/* AEGIS: vaes_avx2_aegis.c. */
+#include "x86_aegis.h"
+#define VAES_AES_ROUND aesir_vaes_avx2_aes_round
+#define VAES_AEGIS aesir_vaes_avx2_aegis
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx2(void)

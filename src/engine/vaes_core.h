@@ -958,6 +958,10 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCM_SHORT
     .gcm_short = VAES_GCM_SHORT,
 #endif
+#ifdef VAES_AEGIS
+    .aes_round = VAES_AES_ROUND, /* *_aegis.c */
+    .aegis = VAES_AEGIS,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
