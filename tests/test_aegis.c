@@ -18,9 +18,12 @@
  *             (sections 3, 4, 5) on a byte-wise AES round with the S-box
  *             computed from its definition (FIPS-197 5.1.1), compared with
  *             the library on random keys, nonces, AAD (0..300 bytes) and
- *             messages (0..700, some up to 5000 bytes), every variant,
- *             every engine: AESIR_DIFF_CASES per engine and variant
- *             (default 4000; make test-debug sets 1000).
+ *             messages (0..700, some up to 5000 bytes), every variant:
+ *             AESIR_DIFF_CASES cases per variant (default 10000; make
+ *             test-debug sets 1000), each on every engine whose path
+ *             (its kernel and round functions) no earlier engine has,
+ *             one in 16 on the others (all the engines on ct64's round
+ *             run the same code): every path sees all of them.
  *   sodium    with libsodium >= 1.0.19 linked (tests/sodium-current.sh;
  *             AESIR_TEST_SODIUM): the same random cases for AEGIS-128L
  *             and AEGIS-256 against crypto_aead_aegis128l/256 (32-byte
@@ -45,6 +48,7 @@
 
 #include "aesir.h"
 #include "check.h"
+#include "aegis.h"
 #include "internal.h"
 
 #ifdef AESIR_TEST_SODIUM
@@ -118,7 +122,7 @@ static const char *vname(int v)
  * The reference: the draft's pseudo-code, byte by byte.
  * ------------------------------------------------------------------- */
 
-static uint8_t sbox[256];
+static uint8_t sbox[256], mul2[256], mul3[256];
 
 static uint8_t gmul(uint8_t a, uint8_t b)
 {
@@ -144,6 +148,8 @@ static void make_sbox(void)
         for (unsigned i = 1; i < 5; i++)
             s ^= (uint8_t)((inv << i) | (inv >> (8 - i)));
         sbox[x] = s ^ 0x63;
+        mul2[x] = gmul((uint8_t)x, 2);
+        mul3[x] = gmul((uint8_t)x, 3);
     }
 }
 
@@ -157,14 +163,10 @@ static void ref_round(uint8_t out[16], const uint8_t in[16],
             s[r + 4 * c] = sbox[in[r + 4 * ((c + r) % 4)]];
     for (unsigned c = 0; c < 4; c++) {
         const uint8_t *a = s + 4 * c;
-        out[4 * c + 0] =
-            gmul(a[0], 2) ^ gmul(a[1], 3) ^ a[2] ^ a[3] ^ rk[4 * c];
-        out[4 * c + 1] =
-            a[0] ^ gmul(a[1], 2) ^ gmul(a[2], 3) ^ a[3] ^ rk[4 * c + 1];
-        out[4 * c + 2] =
-            a[0] ^ a[1] ^ gmul(a[2], 2) ^ gmul(a[3], 3) ^ rk[4 * c + 2];
-        out[4 * c + 3] =
-            gmul(a[0], 3) ^ a[1] ^ a[2] ^ gmul(a[3], 2) ^ rk[4 * c + 3];
+        out[4 * c + 0] = mul2[a[0]] ^ mul3[a[1]] ^ a[2] ^ a[3] ^ rk[4 * c];
+        out[4 * c + 1] = a[0] ^ mul2[a[1]] ^ mul3[a[2]] ^ a[3] ^ rk[4 * c + 1];
+        out[4 * c + 2] = a[0] ^ a[1] ^ mul2[a[2]] ^ mul3[a[3]] ^ rk[4 * c + 2];
+        out[4 * c + 3] = mul3[a[0]] ^ a[1] ^ a[2] ^ mul2[a[3]] ^ rk[4 * c + 3];
     }
 }
 
@@ -738,59 +740,62 @@ static void test_vectors_engine(const char *eng)
 static size_t cases_per(void)
 {
     const char *s = getenv("AESIR_DIFF_CASES");
-    return s != NULL ? (size_t)strtoull(s, NULL, 10) : 4000;
+    return s != NULL ? (size_t)strtoull(s, NULL, 10) : 10000;
 }
 
 static uint8_t *big_a, *big_b, *big_c, *big_m;
 #define BIG 6000
 
+/* The engines this CPU runs. */
+#define DUP_EVERY 16
+static const char *avail[64];
+static size_t navail;
+
 /*
- * Random messages on one engine and variant against the reference
- * (and, for AEGIS-128L and AEGIS-256, libsodium): seal appended or
- * detached, in place or not, at random offsets; open back; one flipped
- * bit must fail.
+ * Random messages of one variant against the reference (and, for
+ * AEGIS-128L and AEGIS-256 with 32-byte tags, libsodium), each case on
+ * every engine: seal appended or detached, in place or not, at a random
+ * offset; open back; one flipped bit (of the ciphertext, the tag, the
+ * AAD or the nonce) must fail with the output zeroed. The reference runs
+ * once per case, the engines' keys are set up per case.
  */
-static void test_random(const char *eng, int variant, size_t cases)
+static void test_random(int variant, size_t cases)
 {
     aesir_aegis_key k;
     const size_t kl = aesir_aegis_key_bytes(variant);
     uint8_t key[32], nonce[32], ad[300], t16[16], t32[32], tag[32];
     size_t bad_before = check_failed;
+    int dup[64] = {0};
 
-    snprintf(where, sizeof(where), "%s %s random", eng, vname(variant));
+    /* Engines whose key takes the same code as an earlier one's (the same
+     * kernel and round: e.g. every engine on ct64's round) run one case
+     * in DUP_EVERY: the path is tested in full once, the rest is a
+     * check that the engine gets it. */
+    for (size_t e = 0; e < navail; e++) {
+        const struct aegis_key_state *ks =
+            (const struct aegis_key_state *)(const void *)k.opaque;
+        aesir_aes_round_fn r;
+        aesir_aegis_fn f;
+        if (aesir_aegis_init_ex(&k, variant, key, kl, avail[e]) != AESIR_OK)
+            continue;
+        r = ks->round, f = ks->kernel;
+        for (size_t o = 0; o < e; o++) {
+            if (aesir_aegis_init_ex(&k, variant, key, kl, avail[o]) ==
+                    AESIR_OK &&
+                ks->round == r && ks->kernel == f)
+                dup[e] = 1;
+        }
+    }
     for (size_t c = 0; c < cases && check_failed - bad_before < 5; c++) {
         const size_t len = below(64) == 0 ? below(BIG - 64) : below(701);
         const size_t adl = below(4) == 0 ? 0 : below(301);
         const size_t tl = below(2) ? 16 : 32;
-        const size_t off = below(16);
-        const int inplace = (int)below(2);
-        uint8_t *m = big_m, *o = big_a + off, *ref = big_b, *p = big_c;
-        size_t ol;
+        uint8_t *m = big_m, *ref = big_b, *p = big_c;
         fillr(key, kl);
         fillr(nonce, kl);
         fillr(ad, adl);
         fillr(m, len);
-        if (c == 0)
-            T(aesir_aegis_init_ex(&k, variant, key, kl, eng) == AESIR_OK);
-        else if (aesir_aegis_init_ex(&k, variant, key, kl, eng) != AESIR_OK)
-            T(0);
         ref_aead(variant, key, nonce, ad, adl, m, len, ref, t16, t32, 0);
-        if (inplace)
-            memcpy(o, m, len);
-        if (below(2)) {
-            if (aesir_aegis_seal(&k, nonce, kl, adl ? ad : NULL, adl, o,
-                                 len + tl, &ol, inplace ? o : m, len,
-                                 tl) != AESIR_OK)
-                T(0);
-            memcpy(tag, o + len, tl);
-        } else if (aesir_aegis_seal_detached(&k, nonce, kl, ad, adl, o, tag, tl,
-                                             inplace ? o : m,
-                                             len) != AESIR_OK) {
-            T(0);
-        }
-        if (memcmp(o, ref, len) != 0 ||
-            memcmp(tag, tl == 16 ? t16 : t32, tl) != 0)
-            T(0);
 #ifdef AESIR_TEST_SODIUM
         if (tl == 32 &&
             (variant == AESIR_AEGIS_128L || variant == AESIR_AEGIS_256)) {
@@ -801,43 +806,80 @@ static void test_random(const char *eng, int variant, size_t cases)
                               p, st, &ml, m, len, ad, adl, NULL, nonce, key)
                         : crypto_aead_aegis256_encrypt_detached(
                               p, st, &ml, m, len, ad, adl, NULL, nonce, key);
-            if (r != 0 || memcmp(p, o, len) != 0 || memcmp(st, tag, 32) != 0)
+            snprintf(where, sizeof(where), "%s libsodium", vname(variant));
+            if (r != 0 || memcmp(p, ref, len) != 0 || memcmp(st, t32, 32) != 0)
                 T(0);
-            /* and libsodium opens ours */
+            /* and libsodium opens the reference's output */
             r = variant == AESIR_AEGIS_128L
                     ? crypto_aead_aegis128l_decrypt_detached(
-                          p, NULL, o, len, tag, ad, adl, nonce, key)
+                          p, NULL, ref, len, t32, ad, adl, nonce, key)
                     : crypto_aead_aegis256_decrypt_detached(
-                          p, NULL, o, len, tag, ad, adl, nonce, key);
+                          p, NULL, ref, len, t32, ad, adl, nonce, key);
             if (r != 0 || memcmp(p, m, len) != 0)
                 T(0);
             sodium_checks++;
         }
 #endif
-        /* open back, detached, in place or not */
-        if (aesir_aegis_open_detached(&k, nonce, kl, ad, adl, inplace ? o : p,
-                                      tag, tl, o, len) != AESIR_OK ||
-            memcmp(inplace ? o : p, m, len) != 0)
-            T(0);
-        /* one flipped bit: of the ciphertext, the tag, the AAD or the
-         * nonce */
-        memcpy(p, ref, len);
-        {
-            const unsigned what = (unsigned)below(4);
-            uint8_t *x = what == 0 && len   ? p
-                         : what == 1        ? tag
-                         : what == 2 && adl ? ad
-                                            : nonce;
-            const size_t xl = x == p ? len : x == tag ? tl : x == ad ? adl : kl;
-            const size_t bit = below(8 * xl);
-            x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-            memset(o, 0x55, len);
-            if (aesir_aegis_open_detached(&k, nonce, kl, ad, adl, o, tag, tl, p,
-                                          len) != AESIR_E_AUTH ||
-                !all_zero(o, len))
+        for (size_t e = 0; e < navail; e++) {
+            const size_t off = below(16);
+            const int inplace = (int)below(2);
+            uint8_t *o = big_a + off;
+            size_t ol;
+            if (dup[e] && c % DUP_EVERY != 0)
+                continue;
+            snprintf(where, sizeof(where), "%s %s random", avail[e],
+                     vname(variant));
+            if (aesir_aegis_init_ex(&k, variant, key, kl, avail[e]) !=
+                AESIR_OK) {
                 T(0);
+                continue;
+            }
+            if (inplace)
+                memcpy(o, m, len);
+            if (below(2)) {
+                if (aesir_aegis_seal(&k, nonce, kl, adl ? ad : NULL, adl, o,
+                                     len + tl, &ol, inplace ? o : m, len,
+                                     tl) != AESIR_OK)
+                    T(0);
+                memcpy(tag, o + len, tl);
+            } else if (aesir_aegis_seal_detached(&k, nonce, kl, ad, adl, o, tag,
+                                                 tl, inplace ? o : m,
+                                                 len) != AESIR_OK) {
+                T(0);
+            }
+            if (memcmp(o, ref, len) != 0 ||
+                memcmp(tag, tl == 16 ? t16 : t32, tl) != 0)
+                T(0);
+            /* open back, detached, in place or not */
+            if (aesir_aegis_open_detached(&k, nonce, kl, ad, adl,
+                                          inplace ? o : p, tag, tl, o,
+                                          len) != AESIR_OK ||
+                memcmp(inplace ? o : p, m, len) != 0)
+                T(0);
+            /* one flipped bit, put back afterwards */
+            {
+                const unsigned what = (unsigned)below(4);
+                uint8_t *x = what == 0 && len   ? o
+                             : what == 1        ? tag
+                             : what == 2 && adl ? ad
+                                                : nonce;
+                const size_t xl = x == o     ? len
+                                  : x == tag ? tl
+                                  : x == ad  ? adl
+                                             : kl;
+                const size_t bit = below(8 * xl);
+                memcpy(o, ref, len);
+                memcpy(tag, tl == 16 ? t16 : t32, tl);
+                x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                memset(p, 0x55, len);
+                if (aesir_aegis_open_detached(&k, nonce, kl, ad, adl, p, tag,
+                                              tl, o, len) != AESIR_E_AUTH ||
+                    !all_zero(p, len))
+                    T(0);
+                x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            check_passed++;
         }
-        check_passed++;
     }
     aesir_aegis_clear(&k);
 }
@@ -1008,30 +1050,32 @@ int main(void)
     test_paths();
     for (size_t i = 0; i < aesir_engine_count(); i++) {
         const char *name = aesir_engine_name(i);
-        const char *path = "?";
         aesir_aegis_key k;
         uint8_t key[32] = {0};
         if (!(aesir_engine_flags(i) & AESIR_ENGINE_AVAILABLE)) {
             printf("  %-14s UNAVAILABLE\n", name);
             continue;
         }
-        if (aesir_aegis_init_ex(&k, AESIR_AEGIS_128L, key, 16, name) ==
-            AESIR_OK)
-            (void)aesir_aegis_engine(&k, NULL, &path);
-        test_round(i);
-        test_vectors_engine(name);
+        avail[navail++] = name;
+        printf("  %-14s", name);
         for (size_t v = 0; v < 6; v++) {
             const char *p = "?";
             if (aesir_aegis_init_ex(&k, variants[v], key,
                                     aesir_aegis_key_bytes(variants[v]),
                                     name) == AESIR_OK)
                 (void)aesir_aegis_engine(&k, NULL, &p);
-            test_random(name, variants[v], cases);
-            printf("  %-14s %-12s %-10s %zu random cases\n", name,
-                   vname(variants[v]), p, cases);
+            printf(" %s:%s", vname(variants[v]), p);
         }
-        (void)path;
+        printf("\n");
         aesir_aegis_clear(&k);
+        test_round(i);
+        test_vectors_engine(name);
+    }
+    for (size_t v = 0; v < 6; v++) {
+        test_random(variants[v], cases);
+        printf("  %-12s %zu random cases on each distinct path, 1 in %d "
+               "on the engines that share one\n",
+               vname(variants[v]), cases, DUP_EVERY);
     }
 #ifdef AESIR_TEST_SODIUM
     printf("libsodium comparisons: %zu\n", sodium_checks);

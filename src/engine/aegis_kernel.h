@@ -113,8 +113,10 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     size_t i;
 
     for (unsigned r = 0; r < 10; r++) { /* Init (3.4, 5.4.2) */
-        s3 = AK_XOR(s3, ctx);
-        s7 = AK_XOR(s7, ctx);
+        if (AK_D > 1) { /* ctx is zero for D = 1: not on the chain */
+            s3 = AK_XOR(s3, ctx);
+            s7 = AK_XOR(s7, ctx);
+        }
         AK_UPDATE_L(n, k);
     }
     for (i = 0; aad_len - i >= R; i += R) /* Absorb */
@@ -187,6 +189,15 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
 
 /* ---- the AEGIS-256 family: 6 rows, rate 16 D ----------------------- */
 
+/* The context into rows 3 and 5 before each Init update (5.5.2). */
+#define AK_CTX_B()                                                             \
+    do {                                                                       \
+        if (AK_D > 1) {                                                        \
+            s3 = AK_XOR(s3, ctx);                                              \
+            s5 = AK_XOR(s5, ctx);                                              \
+        }                                                                      \
+    } while (0)
+
 /* Update (4.3, 5.5.1), row 0 lazy as in AK_UPDATE_L. */
 #define AK_UPDATE_B(m)                                                         \
     do {                                                                       \
@@ -219,13 +230,13 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     size_t i;
 
     for (unsigned r = 0; r < 4; r++) { /* Init (4.4, 5.5.2) */
-        s3 = AK_XOR(s3, ctx), s5 = AK_XOR(s5, ctx);
+        AK_CTX_B();
         AK_UPDATE_B(k0);
-        s3 = AK_XOR(s3, ctx), s5 = AK_XOR(s5, ctx);
+        AK_CTX_B();
         AK_UPDATE_B(k1);
-        s3 = AK_XOR(s3, ctx), s5 = AK_XOR(s5, ctx);
+        AK_CTX_B();
         AK_UPDATE_B(kn0);
-        s3 = AK_XOR(s3, ctx), s5 = AK_XOR(s5, ctx);
+        AK_CTX_B();
         AK_UPDATE_B(kn1);
     }
     for (i = 0; aad_len - i >= R; i += R)
@@ -289,6 +300,7 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
 
 #undef AK_UPDATE_B
 #undef AK_Z_B
+#undef AK_CTX_B
 
 #undef AK_V
 #undef AK_D
