@@ -29,6 +29,7 @@
 #define AK_AND _mm_and_si128
 #define AK_ENC _mm_aesenc_si128
 #define AK_BCAST(p) AK_LOAD(p)
+#define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
 #define AK_NAME(x) aesni_aegis1_##x
 #include "aegis_kernel.h"
 

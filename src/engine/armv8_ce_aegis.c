@@ -38,6 +38,8 @@
 #define AK_AND vandq_u8
 #define AK_ENC(x, k) veorq_u8(vaesmcq_u8(vaeseq_u8((x), vdupq_n_u8(0))), (k))
 #define AK_BCAST(p) AK_LOAD(p)
+#define AK_LENS(a, m)                                                          \
+    vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(a), vcreate_u64(m)))
 #define AK_NAME(x) armv8_ce_aegis1_##x
 #include "aegis_kernel.h"
 

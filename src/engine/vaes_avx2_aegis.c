@@ -30,6 +30,7 @@
 #define AK_AND _mm_and_si128
 #define AK_ENC _mm_aesenc_si128
 #define AK_BCAST(p) AK_LOAD(p)
+#define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
 #define AK_NAME(x) vaes_avx2_aegis1_##x
 #include "aegis_kernel.h"
 
@@ -43,6 +44,8 @@
 #define AK_BCAST(p)                                                            \
     _mm256_broadcastsi128_si256(                                               \
         _mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define AK_LENS(a, m)                                                          \
+    _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)(m), (long long)(a)))
 #define AK_NAME(x) vaes_avx2_aegis2_##x
 #include "aegis_kernel.h"
 

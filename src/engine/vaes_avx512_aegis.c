@@ -28,6 +28,7 @@
 #define AK_AND _mm_and_si128
 #define AK_ENC _mm_aesenc_si128
 #define AK_BCAST(p) AK_LOAD(p)
+#define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
 #define AK_NAME(x) vaes_avx512_aegis1_##x
 #include "aegis_kernel.h"
 
@@ -41,6 +42,8 @@
 #define AK_BCAST(p)                                                            \
     _mm256_broadcastsi128_si256(                                               \
         _mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define AK_LENS(a, m)                                                          \
+    _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)(m), (long long)(a)))
 #define AK_NAME(x) vaes_avx512_aegis2_##x
 #include "aegis_kernel.h"
 
@@ -53,6 +56,8 @@
 #define AK_ENC _mm512_aesenc_epi128
 #define AK_BCAST(p)                                                            \
     _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define AK_LENS(a, m)                                                          \
+    _mm512_broadcast_i32x4(_mm_set_epi64x((long long)(m), (long long)(a)))
 #define AK_NAME(x) vaes_avx512_aegis4_##x
 #include "aegis_kernel.h"
 

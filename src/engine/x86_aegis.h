@@ -57,7 +57,7 @@ X86_AEGIS_DECLARE(vaes_avx512)
         break;
 
 /* Stack to wipe after a kernel of 1, 2, 4 lanes. */
-#define AEGIS_STACK1 448
+#define AEGIS_STACK1 320
 #define AEGIS_STACK2 640
 #define AEGIS_STACK4 1280
 
