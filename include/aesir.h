@@ -776,12 +776,14 @@ AESIR_API AESIR_WARN_UNUSED int aesir_ghash_engine_selftest(const char *name);
  * 2^61 - 1 bytes each; longer input is AESIR_E_INPUT_LENGTH, never
  * wrapped.
  *
- * Engines: AEGIS needs one AES round, not AES: the AES engines that have
- * AES instructions run it in fused whole-message kernels (aesni,
- * vaes-avx2 on ymm for X2, vaes-avx512 on zmm for X4), the others
- * through the AES round of a constant-time software engine (ct64's
- * bitsliced round when the engine has none of its own). Every path is
- * constant-time; aesir_aegis_engine() says which one a key uses.
+ * Engines: AEGIS needs one AES round, not AES. Engines with AES
+ * instructions run whole messages in fused kernels (aesni and armv8-ce:
+ * AEGIS-128L/256; vaes-avx2: also the X2 variants on ymm; vaes-avx512:
+ * all six, X4 on zmm), the other variants on their single AES round;
+ * the software engines run the generic AEGIS on their own round (ct64,
+ * vperm-ssse3, vperm-avx2) or on ct64's bitsliced one. Every path is
+ * constant-time; aesir_aegis_engine() says which one a key uses;
+ * docs/modes/aegis.md has the table and the speeds.
  */
 enum {
     AESIR_AEGIS_128L = 1,
