@@ -1686,6 +1686,150 @@ aesir_xts_decrypt_sectors(const aesir_xts_key *key, uint64_t first_sector,
                           size_t sector_size, uint8_t *out, const uint8_t *in,
                           size_t len);
 
+/* ---------------------------------------------------------------------
+ * AEGIS-128L, AEGIS-256, AEGIS-128X2/X4, AEGIS-256X2/X4
+ * (draft-irtf-cfrg-aegis-aead-17)
+ * ------------------------------------------------------------------- */
+
+/*
+ * AEGIS is an AEAD built from the AES round function alone (SubBytes,
+ * ShiftRows, MixColumns, AddRoundKey): a large state of AES blocks that
+ * absorbs the data and yields the keystream. With AES instructions it
+ * runs at about twice GCM's speed; the X2 and X4 variants are 2 and 4
+ * AEGIS instances side by side for 256- and 512-bit vector AES (VAES on
+ * ymm and zmm), the same algorithm with another output: they do not
+ * interoperate with AEGIS-128L / AEGIS-256 or with each other.
+ *
+ *   variant               key   nonce  rate       draft section
+ *   AESIR_AEGIS_128L      16    16     32 bytes   3
+ *   AESIR_AEGIS_256       32    32     16 bytes   4
+ *   AESIR_AEGIS_128X2/X4  16    16     64 / 128   5.4 (D = 2 / 4)
+ *   AESIR_AEGIS_256X2/X4  32    32     32 / 64    5.5 (D = 2 / 4)
+ *
+ * Nonces: never use one nonce twice with the same key (even with another
+ * tag length): a repeat reveals the XOR of the two messages and lets an
+ * attacker recover the state and forge. Random nonces are safe for up to
+ * 2^48 messages per key with the 128-bit-key variants, without practical
+ * limit with the 256-bit ones (draft section 10.1.1).
+ *
+ * Tags: 16 or 32 bytes (AESIR_AEGIS_TAG_BYTES / AESIR_AEGIS_TAG256_BYTES)
+ * on every call that takes a tag length; anything else is
+ * AESIR_E_ARGUMENT. The 32-byte tag also makes the ciphertext commit to
+ * the key (draft section 10.1.2).
+ *
+ * Limits (draft sections 3 and 4): message and additional data at most
+ * 2^61 - 1 bytes each; longer input is AESIR_E_INPUT_LENGTH, never
+ * wrapped.
+ *
+ * Engines: AEGIS needs one AES round, not AES. Engines with AES
+ * instructions run whole messages in fused kernels (aesni and armv8-ce:
+ * AEGIS-128L/256; vaes-avx2: also the X2 variants on ymm; vaes-avx512:
+ * all six, X4 on zmm), the other variants on their single AES round;
+ * the software engines run the generic AEGIS on their own round (ct64,
+ * vperm-ssse3, vperm-avx2) or on ct64's bitsliced one. Every path is
+ * constant-time; aesir_aegis_engine() says which one a key uses;
+ * docs/modes/aegis.md has the table and the speeds.
+ */
+enum {
+    AESIR_AEGIS_128L = 1,
+    AESIR_AEGIS_256 = 2,
+    AESIR_AEGIS_128X2 = 3,
+    AESIR_AEGIS_128X4 = 4,
+    AESIR_AEGIS_256X2 = 5,
+    AESIR_AEGIS_256X4 = 6
+};
+#define AESIR_AEGIS_TAG_BYTES 16
+#define AESIR_AEGIS_TAG256_BYTES 32
+
+/* aesir_aegis_key_bytes / aesir_aegis_nonce_bytes -- the key and nonce
+ * lengths of variant (16 or 32), or 0 for an unknown variant. */
+AESIR_API size_t aesir_aegis_key_bytes(int variant);
+AESIR_API size_t aesir_aegis_nonce_bytes(int variant);
+
+/* aesir_aegis_key -- a variant and its key. Opaque, AESIR_AEGIS_KEY_BYTES
+ * bytes, no heap, 16-byte aligned (malloc is fine). May be shared by
+ * threads once set up. Clear it with aesir_aegis_clear(). */
+#define AESIR_AEGIS_KEY_BYTES 128
+typedef struct aesir_aegis_key {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_AEGIS_KEY_BYTES];
+} aesir_aegis_key;
+
+/*
+ * aesir_aegis_init -- sets up key for variant (AESIR_AEGIS_*) with key_len
+ * bytes of k (aesir_aegis_key_bytes(variant)) and the default engine
+ * (AESIR_ENGINE overrides it). Errors: AESIR_E_ARGUMENT (NULL, unknown
+ * variant), AESIR_E_KEY_LENGTH, AESIR_E_SELFTEST. On error key is
+ * cleared.
+ */
+AESIR_API AESIR_WARN_UNUSED int aesir_aegis_init(aesir_aegis_key *key,
+                                                 int variant, const uint8_t *k,
+                                                 size_t key_len);
+/*
+ * aesir_aegis_init_ex -- as aesir_aegis_init() on the AES engine called
+ * engine (NULL: the default): its AEGIS kernel for variant when it has
+ * one, else its AES round, else ct64's. Errors also:
+ * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_init_ex(aesir_aegis_key *key, int variant, const uint8_t *k,
+                    size_t key_len, const char *engine);
+/*
+ * aesir_aegis_engine -- what key runs on: the AES engine's name and the
+ * path, "kernel" (the engine's fused AEGIS kernel), "round" (the
+ * generic AEGIS on the engine's own AES round) or "round-ct64" (on
+ * ct64's round); either pointer may be NULL. AESIR_E_STATE when key is
+ * not set up.
+ */
+AESIR_API int aesir_aegis_engine(const aesir_aegis_key *key,
+                                 const char **engine, const char **path);
+/* aesir_aegis_clear -- wipes key. */
+AESIR_API void aesir_aegis_clear(aesir_aegis_key *key);
+
+/*
+ * aesir_aegis_seal -- encrypts in_len bytes of in and appends a tag of
+ * tag_len bytes (16 or 32): out receives in_len + tag_len bytes (out_cap
+ * must be at least that; *out_len is set to it). nonce has nonce_len
+ * bytes (aesir_aegis_nonce_bytes). aad may be NULL when aad_len is 0.
+ * out may equal in (in-place); no buffer needs alignment. Errors:
+ * AESIR_E_STATE (key not set up), AESIR_E_ARGUMENT (NULL buffer with a
+ * length, tag_len), AESIR_E_IV_LENGTH, AESIR_E_INPUT_LENGTH (over the
+ * limits above), AESIR_E_OUTPUT_SIZE. Nothing is written on error.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_seal(const aesir_aegis_key *key, const uint8_t *nonce,
+                 size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                 uint8_t *out, size_t out_cap, size_t *out_len,
+                 const uint8_t *in, size_t in_len, size_t tag_len);
+/*
+ * aesir_aegis_open -- verifies and decrypts what aesir_aegis_seal
+ * produced with the same tag_len (in_len bytes: ciphertext, then the
+ * tag): out receives in_len - tag_len bytes. The tag is checked in
+ * constant time before any plaintext is released: on AESIR_E_AUTH out
+ * holds no plaintext (the bytes it would have received are zeroed) and
+ * *out_len is 0. Other errors: as aesir_aegis_seal, and
+ * AESIR_E_INPUT_LENGTH when in_len < tag_len.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_open(const aesir_aegis_key *key, const uint8_t *nonce,
+                 size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                 uint8_t *out, size_t out_cap, size_t *out_len,
+                 const uint8_t *in, size_t in_len, size_t tag_len);
+/*
+ * aesir_aegis_seal_detached / aesir_aegis_open_detached -- the same with
+ * the tag apart: out and in have len bytes, tag has tag_len (16 or 32).
+ * Open returns AESIR_E_AUTH with out zeroed when the tag does not match.
+ */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_seal_detached(const aesir_aegis_key *key, const uint8_t *nonce,
+                          size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                          uint8_t *out, uint8_t *tag, size_t tag_len,
+                          const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
+                          size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                          uint8_t *out, const uint8_t *tag, size_t tag_len,
+                          const uint8_t *in, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -223,6 +223,25 @@ typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,
 typedef void (*aesir_xts_fn)(const void *rk, unsigned nr, uint8_t tweak[16],
                              uint8_t *out, const uint8_t *in, size_t nblocks);
 
+/*
+ * AEGIS (src/aead/aegis.c, draft-irtf-cfrg-aegis-aead) needs the AES round
+ * function, not AES. aes_round: state[i] = AESRound(state[i], rk[i]) =
+ * MixColumns(ShiftRows(SubBytes(state[i]))) ^ rk[i] for the n independent
+ * 16-byte blocks at state and rk (no key schedule; any n; no alignment).
+ * aegis: a whole AEGIS message in one call (Init, the additional data,
+ * the data, Finalize) for variant (AESIR_AEGIS_*), key and nonce of the
+ * variant's lengths; out = in ^ keystream; the tag (tag_len 16 or 32) is
+ * written after all of in has been read. Returns -1 without writing
+ * anything for a variant it does not handle, 0 when done. aegis.c
+ * compares the tag of a decryption and wipes out on a mismatch.
+ */
+typedef void (*aesir_aes_round_fn)(uint8_t *state, const uint8_t *rk, size_t n);
+typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
+                              const uint8_t *nonce, const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t *tag, size_t tag_len,
+                              int decrypt);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -256,6 +275,8 @@ struct aesir_engine {
     aesir_ocb_fn ocb_dec;
     aesir_xts_fn xts_enc;         /* optional: XTS fast paths (above) */
     aesir_xts_fn xts_dec;
+    aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
+    aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -573,13 +573,15 @@ ENGINE_FN void aesni_mb_run_mac(struct mb *m, unsigned n, unsigned nr,
 MB_ENTRY(enc, aesni_mb_run_enc, aesni_cbc_enc, 0)
 MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
 
-/* Fused GCM with ghash-clmul's key: aesni_gcm.c. OCB3: aesni_ocb.c. */
+/* Fused GCM with ghash-clmul's key: aesni_gcm.c. OCB3: aesni_ocb.c. AEGIS:
+ * aesni_aegis.c. */
 #include "x86_gcm.h"
 /* Fused CCM (CTR + CBC-MAC): aesni_ccm.c. */
 #include "x86_ccm.h"
 #include "ocb_kernels.h"
 /* Fused XTS: aesni_xts.c, aesni_xts_avx.c. */
 #include "x86_xts.h"
+#include "x86_aegis.h"
 
 /* GCM-SIV's CTR: aesni_gcmsiv.c. */
 #include "x86_gcmsiv.h"
@@ -594,7 +596,8 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .ofb = aesni_ofb, .cbc_dec = aesni_cbc_dec, .cfb_dec = aesni_cfb_dec,      \
     .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many,    \
     .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul",              \
-    .ctr32le = siv, .ocb_enc = oenc, .ocb_dec = odec
+    .ctr32le = siv, .ocb_enc = oenc, .ocb_dec = odec,                          \
+    .aes_round = aesir_aesni_aes_round, .aegis = aesir_aesni_aegis
 
 static const struct aesir_engine aesni_engine = {
     ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec,

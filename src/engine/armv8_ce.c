@@ -725,6 +725,14 @@ ENGINE_FN void armv8_ce_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
     dec_chained(rk, nr, iv, out, in, nblocks, 1);
 }
 
+#ifdef AESIR_ARMV8_CE_GCM
+void aesir_armv8_ce_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+int aesir_armv8_ce_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
+                         const uint8_t *aad, size_t aad_len, uint8_t *out,
+                         const uint8_t *in, size_t len, uint8_t *tag,
+                         size_t tag_len, int decrypt);
+#endif
+
 static const struct aesir_engine engine = {
     .name = "armv8-ce",
     .description = "ARMv8 Crypto Extensions (AESE/AESMC), 8 blocks in flight",
@@ -744,6 +752,8 @@ static const struct aesir_engine engine = {
     .gcm_enc = aesir_armv8_ce_gcm_enc,
     .gcm_dec = aesir_armv8_ce_gcm_dec,
     .gcm_ghash = "ghash-pmull",
+    .aes_round = aesir_armv8_ce_aes_round, /* armv8_ce_aegis.c */
+    .aegis = aesir_armv8_ce_aegis,
 #endif
 #ifdef AESIR_ARMV8_CE_CCM
     .ccm_enc = aesir_armv8_ce_ccm_enc,

@@ -484,6 +484,8 @@ STACK_WIPED_BLOCKS(ct64_decrypt, ct64_decrypt_body, CT64_STACK)
 STACK_WIPED_CHAIN(ct64_ctr, ct64_ctr_body, CT64_STACK)
 STACK_WIPED_CHAIN(ct64_cbc_dec, ct64_cbc_dec_body, CT64_STACK)
 
+void aesir_ct64_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine = {
     .name = "ct64",
     .description = "bitsliced, fixsliced 64-bit, 4 blocks, Boyar-Peralta "
@@ -496,6 +498,7 @@ static const struct aesir_engine engine = {
     .decrypt = ct64_decrypt,
     .ctr = ct64_ctr,
     .cbc_dec = ct64_cbc_dec,
+    .aes_round = aesir_ct64_aes_round, /* ct64_aegis.c */
 };
 
 const struct aesir_engine *aesir_engine_ct64(void)

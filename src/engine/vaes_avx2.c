@@ -237,6 +237,11 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_XTS_ENC aesir_vaes_avx2_xts_enc
 #define VAES_XTS_DEC aesir_vaes_avx2_xts_dec
 
+/* AEGIS: vaes_avx2_aegis.c. */
+#include "x86_aegis.h"
+#define VAES_AES_ROUND aesir_vaes_avx2_aes_round
+#define VAES_AEGIS aesir_vaes_avx2_aegis
+
 #include "vaes_core.h"
 
 const struct aesir_engine *aesir_engine_vaes_avx2(void)

@@ -977,6 +977,10 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
     .xts_enc = VAES_XTS_ENC,
     .xts_dec = VAES_XTS_DEC,
 #endif
+#ifdef VAES_AEGIS
+    .aes_round = VAES_AES_ROUND, /* *_aegis.c */
+    .aegis = VAES_AEGIS,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */

@@ -417,6 +417,8 @@ STACK_WIPED_CHAIN(vperm_avx2_cbc_dec, vperm_avx2_cbc_dec_body, VPY_STACK)
 STACK_WIPED_CHAIN(vperm_avx2_cbc_enc, vperm_avx2_cbc_enc_serial,
                   VPY_SERIAL_STACK)
 
+void aesir_vperm_avx2_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine = {
     .name = "vperm-avx2",
     .description = "vector-permute AES (Hamburg), GF((2^4)^2) S-box by "
@@ -430,6 +432,7 @@ static const struct aesir_engine engine = {
     .ctr = vperm_avx2_ctr,
     .cbc_enc = vperm_avx2_cbc_enc,
     .cbc_dec = vperm_avx2_cbc_dec,
+    .aes_round = aesir_vperm_avx2_aes_round, /* vperm_avx2_aegis.c */
 };
 
 /* AVX2 implies SSSE3 on every CPU; both are asked for so that masking

@@ -87,6 +87,8 @@
 #include "vperm_x86.h"
 #include "vperm_core.h"
 
+void aesir_vperm_ssse3_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine = {
     .name = "vperm-ssse3",
     .description = "vector-permute AES (Hamburg), GF((2^4)^2) S-box by "
@@ -100,6 +102,7 @@ static const struct aesir_engine engine = {
     .ctr = vperm_ssse3_ctr,
     .cbc_enc = vperm_ssse3_cbc_enc,
     .cbc_dec = vperm_ssse3_cbc_dec,
+    .aes_round = aesir_vperm_ssse3_aes_round, /* vperm_ssse3_aegis.c */
 };
 
 const struct aesir_engine *aesir_engine_vperm_ssse3(void)

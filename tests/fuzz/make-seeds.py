@@ -9,7 +9,8 @@ batches -- instead of having to find them.
 
     python3 tests/fuzz/make-seeds.py       (rewrites corpus/fuzz_modes,
                                             corpus/fuzz_api, corpus/fuzz_many,
-                                            corpus/fuzz_gcm, corpus/fuzz_xts)
+                                            corpus/fuzz_gcm, corpus/fuzz_xts,
+                                            corpus/fuzz_aegis)
 
 The encoders below mirror the input readers of fuzz_modes.c (read_plan),
 fuzz_api.c (the op functions), fuzz_many.c (setup_key, read_job) and
@@ -558,14 +559,48 @@ def make_xts():
     w("long", xts_plan("vaes-avx512", 48, 4096 + 13, inplace=True))
 
 
+# fuzz_aegis.c (read_plan): flags (bit 0: 32-byte tag, bit 1: in place,
+# bit 2: the rest of the input is the message to open), variant index
+# (0..5: 128L, 256, 128X2, 128X4, 256X2, 256X4), len and aad_len (u16),
+# the two buffer offsets, corruption position (u16) and mask, key and
+# nonce (32 bytes each), the data seed (u32), then raw bytes.
+def make_aegis():
+    d = os.path.join(HERE, "corpus", "fuzz_aegis")
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        os.remove(os.path.join(d, f))
+    arng = random.Random(19)
+
+    def seed(name, flags, variant, ln, aad, offi, offo, cpos, cxor, tail=b""):
+        key = bytes(arng.randrange(256) for _ in range(32))
+        nonce = bytes(arng.randrange(256) for _ in range(32))
+        b = (bytes([flags, variant]) + struct.pack("<HH", ln, aad) +
+             bytes([offi, offo]) + struct.pack("<H", cpos) + bytes([cxor]) +
+             key + nonce + struct.pack("<I", arng.randrange(1 << 32)) + tail)
+        with open(os.path.join(d, name), "wb") as fh:
+            fh.write(b)
+
+    names = ["128l", "256", "128x2", "128x4", "256x2", "256x4"]
+    for v, nm in enumerate(names):
+        seed(nm + "-empty", 0, v, 0, 0, 0, 0, 0, 0)
+        seed(nm + "-partial-ad", 1, v, 45, 77, 3, 5, 2, 0x80)
+        seed(nm + "-inplace", 3, v, 1000, 31, 7, 7, 1003, 1)
+        seed(nm + "-rate-edge", 0, v, 127, 128, 1, 15, 0, 0)
+        seed(nm + "-long-tagflip", 1, v, 2048, 600, 15, 1, 2048 + 31, 4)
+        seed(nm + "-raw", 4, v, 0, 16, 0, 0, 0, 0,
+             bytes(arng.randrange(256) for _ in range(90)))
+
+
 if __name__ == "__main__":
     make_modes()
     make_api()
     make_many()
     make_gcm()
     make_xts()
+    make_aegis()
     total = 0
-    for t in ("fuzz_modes", "fuzz_api", "fuzz_many", "fuzz_gcm", "fuzz_xts"):
+    for t in ("fuzz_modes", "fuzz_api", "fuzz_many", "fuzz_gcm", "fuzz_xts",
+              "fuzz_aegis"):
         d = os.path.join(HERE, "corpus", t)
         files = os.listdir(d)
         size = sum(os.path.getsize(os.path.join(d, f)) for f in files)

@@ -1,0 +1,483 @@
+/*
+ * aegis.c -- AEGIS-128L, AEGIS-256 and the parallel AEGIS-128X/256X
+ * (draft-irtf-cfrg-aegis-aead-17, "The AEGIS Family of Authenticated
+ * Encryption Algorithms", Denis and Lucas; after Wu and Preneel's CAESAR
+ * submission AEGIS v1.1).
+ *
+ * AEGIS keeps a state of AES blocks S0..S7 (128L) or S0..S5 (256) and
+ * updates it with one AES round per block, S'i = AESRound(S(i-1), Si),
+ * the message XORed into S0 (and S4) (sections 3.3, 4.3). The keystream
+ * is a few ANDs and XORs of state blocks (3.6, 4.6); the tag is the XOR
+ * of the state after seven more updates on the lengths (3.9, 4.9). The
+ * X variants run D = 2 or 4 such states side by side, lane i starting
+ * from a context byte pair (i, D - 1), on D times the rate, and XOR the
+ * D tags (section 5). With D = 1 they are AEGIS-128L / AEGIS-256 (5.6),
+ * so one generic implementation with a degree serves all six variants.
+ *
+ * Paths. An engine with AES instructions has a whole-message kernel
+ * (internal.h, aesir_aegis_fn: the state in vector registers) for the
+ * variants its registers fit; everything else runs the generic code
+ * here, which holds the state in memory, row j of all D lanes together
+ * (16 D bytes), and calls an AES round on all 8 D (or 6 D) blocks of an
+ * update at once: the engine's aes_round, else ct64's bitsliced one (a
+ * constant-time round exists in every build; the table engines' rounds
+ * would not be constant-time, so they get none).
+ *
+ * What is secret: the key (in the key object), the state (on the stack
+ * here, wiped), the data. Branches and indices depend only on lengths
+ * and the variant; the tag check is aesir_ct_compare. One-shot open
+ * releases no plaintext on failure: it zeroes what it wrote.
+ */
+#include "aegis.h"
+#include "ct.h"
+
+/* ---- the generic path ------------------------------------------------ */
+
+struct aegis_gen {
+    aesir_aes_round_fn round;
+    unsigned rows; /* 8 or 6 */
+    unsigned d;    /* degree */
+    size_t b;      /* bytes per row: 16 d */
+    int fam;       /* 0: 128L family, 1: 256 family */
+    uint8_t s[8 * 64];
+    uint8_t t[8 * 64];
+};
+
+static uint8_t *row(struct aegis_gen *g, unsigned j)
+{
+    return g->s + g->b * j;
+}
+
+static void xor_into(uint8_t *d, const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        d[i] ^= s[i];
+}
+
+/* Update(M0, M1) (3.3, 5.4.1) or Update(M) (4.3, 5.5.1): t = the state
+ * rotated by one row, s with the message in, t = AESRound(t, s). */
+static void update(struct aegis_gen *g, const uint8_t *m0, const uint8_t *m1)
+{
+    const size_t b = g->b, all = b * g->rows;
+
+    memcpy(g->t, g->s + all - b, b);
+    memcpy(g->t + b, g->s, all - b);
+    xor_into(row(g, 0), m0, b);
+    if (g->fam == 0)
+        xor_into(row(g, 4), m1, b);
+    g->round(g->t, g->s, g->rows * g->d);
+    memcpy(g->s, g->t, all);
+}
+
+/* Every lane's row j set to x. */
+static void fill(struct aegis_gen *g, unsigned j, const uint8_t x[16])
+{
+    for (unsigned i = 0; i < g->d; i++)
+        memcpy(row(g, j) + 16 * i, x, 16);
+}
+
+/* ctx[i] = Byte(i) || Byte(D - 1) || 0^112 into row j of lane i (5.4.2,
+ * 5.5.2); all zero when D = 1. */
+static void add_ctx(struct aegis_gen *g, unsigned j)
+{
+    for (unsigned i = 0; i < g->d; i++) {
+        row(g, j)[16 * i] ^= (uint8_t)i;
+        row(g, j)[16 * i + 1] ^= (uint8_t)(g->d - 1);
+    }
+}
+
+static void init(struct aegis_gen *g, const uint8_t *key, const uint8_t *nonce)
+{
+    uint8_t a[16], v[4][64];
+
+    if (g->fam == 0) { /* 3.4, 5.4.2 */
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[k] ^ nonce[k];
+        fill(g, 0, a);
+        fill(g, 4, a);
+        fill(g, 1, aegis_c1);
+        fill(g, 2, aegis_c0);
+        fill(g, 3, aegis_c1);
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[k] ^ aegis_c0[k];
+        fill(g, 5, a);
+        fill(g, 7, a);
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[k] ^ aegis_c1[k];
+        fill(g, 6, a);
+        for (unsigned i = 0; i < g->d; i++) {
+            memcpy(v[0] + 16 * i, nonce, 16);
+            memcpy(v[1] + 16 * i, key, 16);
+        }
+        for (unsigned r = 0; r < 10; r++) {
+            add_ctx(g, 3);
+            add_ctx(g, 7);
+            update(g, v[0], v[1]);
+        }
+    } else { /* 4.4, 5.5.2 */
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[k] ^ nonce[k];
+        fill(g, 0, a);
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[16 + k] ^ nonce[16 + k];
+        fill(g, 1, a);
+        fill(g, 2, aegis_c1);
+        fill(g, 3, aegis_c0);
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[k] ^ aegis_c0[k];
+        fill(g, 4, a);
+        for (unsigned k = 0; k < 16; k++)
+            a[k] = key[16 + k] ^ aegis_c1[k];
+        fill(g, 5, a);
+        for (unsigned i = 0; i < g->d; i++) {
+            memcpy(v[0] + 16 * i, key, 16);
+            memcpy(v[1] + 16 * i, key + 16, 16);
+            for (unsigned k = 0; k < 16; k++) {
+                v[2][16 * i + k] = key[k] ^ nonce[k];
+                v[3][16 * i + k] = key[16 + k] ^ nonce[16 + k];
+            }
+        }
+        for (unsigned r = 0; r < 16; r++) {
+            add_ctx(g, 3);
+            add_ctx(g, 5);
+            update(g, v[r & 3], NULL);
+        }
+    }
+    aesir_wipe(a, sizeof(a));
+    aesir_wipe(v, sizeof(v));
+}
+
+/* The keystream of the next rate bytes (3.6, 4.6, 5.4.4, 5.5.4). */
+static void keystream(struct aegis_gen *g, uint8_t *z)
+{
+    const size_t b = g->b;
+    if (g->fam == 0) {
+        for (size_t k = 0; k < b; k++) {
+            z[k] = row(g, 1)[k] ^ row(g, 6)[k] ^ (row(g, 2)[k] & row(g, 3)[k]);
+            z[b + k] =
+                row(g, 2)[k] ^ row(g, 5)[k] ^ (row(g, 6)[k] & row(g, 7)[k]);
+        }
+    } else {
+        for (size_t k = 0; k < b; k++)
+            z[k] = row(g, 1)[k] ^ row(g, 4)[k] ^ row(g, 5)[k] ^
+                   (row(g, 2)[k] & row(g, 3)[k]);
+    }
+}
+
+/* One block of rate bytes: absorbed (AD), or encrypted / decrypted with
+ * the plaintext absorbed. x is a copy (in and out may be the same). */
+static void absorb(struct aegis_gen *g, const uint8_t *x)
+{
+    update(g, x, x + g->b);
+}
+
+static void finalize(struct aegis_gen *g, uint64_t ad_len, uint64_t msg_len,
+                     uint8_t *tag, size_t tag_len)
+{
+    uint8_t u[16], t[64], acc[32] = {0};
+    const unsigned lenrow = g->fam == 0 ? 2 : 3;
+    const unsigned half = g->fam == 0 ? 4 : 3; /* 256-bit tag: rows split */
+
+    for (unsigned k = 0; k < 8; k++) {
+        u[k] = (uint8_t)((ad_len * 8) >> (8 * k));
+        u[8 + k] = (uint8_t)((msg_len * 8) >> (8 * k));
+    }
+    for (unsigned i = 0; i < g->d; i++)
+        for (unsigned k = 0; k < 16; k++)
+            t[16 * i + k] = row(g, lenrow)[16 * i + k] ^ u[k];
+    for (unsigned r = 0; r < 7; r++)
+        update(g, t, t);
+    for (unsigned i = 0; i < g->d; i++) {
+        if (tag_len == 16) { /* all rows but the last of the 128 family */
+            const unsigned n = g->fam == 0 ? 7 : 6;
+            for (unsigned j = 0; j < n; j++)
+                xor_into(acc, row(g, j) + 16 * i, 16);
+        } else {
+            for (unsigned j = 0; j < g->rows; j++)
+                xor_into(acc + (j < half ? 0 : 16), row(g, j) + 16 * i, 16);
+        }
+    }
+    memcpy(tag, acc, tag_len);
+    aesir_wipe(acc, sizeof(acc));
+    aesir_wipe(t, sizeof(t));
+}
+
+/* The whole message on the generic path. The state and buffers are on
+ * the stack, wiped before returning. */
+static void aegis_generic(const struct aegis_key_state *k, const uint8_t *nonce,
+                          const uint8_t *aad, size_t aad_len, uint8_t *out,
+                          const uint8_t *in, size_t len, uint8_t *tag,
+                          size_t tag_len, int decrypt)
+{
+    struct aegis_gen g;
+    uint8_t x[AEGIS_MAX_RATE], z[AEGIS_MAX_RATE];
+    size_t rate, done;
+
+    g.round = k->round;
+    g.fam = aegis_family(k->variant);
+    g.d = aegis_degree(k->variant);
+    g.rows = g.fam == 0 ? 8 : 6;
+    g.b = 16 * (size_t)g.d;
+    rate = g.fam == 0 ? 2 * g.b : g.b;
+
+    init(&g, k->key, nonce);
+    for (done = 0; aad_len - done >= rate; done += rate)
+        absorb(&g, aad + done);
+    if (done < aad_len) {
+        memset(x, 0, rate);
+        memcpy(x, aad + done, aad_len - done);
+        absorb(&g, x);
+    }
+    for (done = 0; done < len; done += rate) {
+        const size_t n = len - done < rate ? len - done : rate;
+        keystream(&g, z);
+        memset(x, 0, rate);
+        memcpy(x, in + done, n);
+        for (size_t i = 0; i < n; i++)
+            out[done + i] = x[i] ^ z[i];
+        if (decrypt) /* the plaintext, zero-padded (DecPartial) */
+            for (size_t i = 0; i < n; i++)
+                x[i] ^= z[i];
+        absorb(&g, x);
+    }
+    finalize(&g, aad_len, len, tag, tag_len);
+    aesir_wipe(&g, sizeof(g));
+    aesir_wipe(x, sizeof(x));
+    aesir_wipe(z, sizeof(z));
+}
+
+/* ---- key ------------------------------------------------------------- */
+
+/* Key and nonce bytes of variant, 0 for none (inline: every call
+ * checks the nonce's length). */
+static size_t key_bytes(int variant)
+{
+    if (variant < AESIR_AEGIS_128L || variant > AESIR_AEGIS_256X4)
+        return 0;
+    return aegis_family(variant) ? 32 : 16;
+}
+
+size_t aesir_aegis_key_bytes(int variant)
+{
+    return key_bytes(variant);
+}
+
+size_t aesir_aegis_nonce_bytes(int variant)
+{
+    return key_bytes(variant);
+}
+
+static const struct aegis_key_state *key_state(const aesir_aegis_key *key)
+{
+    const struct aegis_key_state *k;
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return NULL;
+    k = (const struct aegis_key_state *)(const void *)key->opaque;
+    return k->magic == AEGIS_KEY_MAGIC ? k : NULL;
+}
+
+void aesir_aegis_clear(aesir_aegis_key *key)
+{
+    if (key != NULL)
+        aesir_wipe((void *)key, sizeof(aesir_aegis_key));
+}
+
+int aesir_aegis_init_ex(aesir_aegis_key *key, int variant, const uint8_t *k,
+                        size_t key_len, const char *engine)
+{
+    struct aegis_key_state *st;
+    const struct aesir_engine *e, *ct64;
+    int err;
+
+    if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
+        return AESIR_E_ARGUMENT;
+    st = (struct aegis_key_state *)(void *)key->opaque;
+    if (k == NULL || key_bytes(variant) == 0) {
+        err = AESIR_E_ARGUMENT;
+        goto fail;
+    }
+    if (key_len != key_bytes(variant)) {
+        err = AESIR_E_KEY_LENGTH;
+        goto fail;
+    }
+    if ((e = aesir_engine_checked(aesir_engine_index(engine), &err)) == NULL)
+        goto fail;
+    st->engine = e;
+    st->variant = variant;
+    st->kernel = NULL;
+    if (e->aes_round != NULL) {
+        st->round = e->aes_round;
+        st->path = AEGIS_PATH_ROUND;
+    } else {
+        /* ct64 is in every build and needs no CPU feature */
+        ct64 = aesir_engine_checked(AESIR_ENGINE_INDEX_ct64, &err);
+        if (ct64 == NULL)
+            goto fail;
+        st->round = ct64->aes_round;
+        st->path = AEGIS_PATH_ROUND_CT64;
+    }
+    /* A kernel that does not take this variant says so by returning -1
+     * on an empty message; ask once here, not per message. */
+    if (e->aegis != NULL) {
+        uint8_t t[16], zk[32] = {0};
+        if (e->aegis(variant, zk, zk, NULL, 0, NULL, NULL, 0, t, 16, 0) == 0) {
+            st->kernel = e->aegis;
+            st->path = AEGIS_PATH_KERNEL;
+        }
+        aesir_wipe(t, sizeof(t));
+    }
+    memset(st->key, 0, sizeof(st->key));
+    memcpy(st->key, k, key_len);
+    st->magic = AEGIS_KEY_MAGIC;
+    return AESIR_OK;
+fail:
+    aesir_aegis_clear(key);
+    return err;
+}
+
+int aesir_aegis_init(aesir_aegis_key *key, int variant, const uint8_t *k,
+                     size_t key_len)
+{
+    return aesir_aegis_init_ex(key, variant, k, key_len, NULL);
+}
+
+int aesir_aegis_engine(const aesir_aegis_key *key, const char **engine,
+                       const char **path)
+{
+    static const char *const names[] = {"kernel", "round", "round-ct64"};
+    const struct aegis_key_state *k = key_state(key);
+    if (k == NULL)
+        return AESIR_E_STATE;
+    if (engine != NULL)
+        *engine = k->engine->name;
+    if (path != NULL)
+        *path = names[k->path];
+    return AESIR_OK;
+}
+
+/* ---- one-shot -------------------------------------------------------- */
+
+/* The checks every call makes, before anything is written. */
+static int check(const struct aegis_key_state *k, const uint8_t *nonce,
+                 size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                 size_t tag_len)
+{
+    if (k == NULL)
+        return AESIR_E_STATE;
+    if (nonce == NULL || (aad == NULL && aad_len != 0))
+        return AESIR_E_ARGUMENT;
+    if (tag_len != 16 && tag_len != 32)
+        return AESIR_E_ARGUMENT;
+    if (nonce_len != key_bytes(k->variant))
+        return AESIR_E_IV_LENGTH;
+    if ((uint64_t)aad_len > AEGIS_MAX_LEN)
+        return AESIR_E_INPUT_LENGTH;
+    return AESIR_OK;
+}
+
+static void run(const struct aegis_key_state *k, const uint8_t *nonce,
+                const uint8_t *aad, size_t aad_len, uint8_t *out,
+                const uint8_t *in, size_t len, uint8_t *tag, size_t tag_len,
+                int decrypt)
+{
+    if (k->kernel != NULL &&
+        k->kernel(k->variant, k->key, nonce, aad, aad_len, out, in, len, tag,
+                  tag_len, decrypt) == 0)
+        return;
+    aegis_generic(k, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);
+}
+
+int aesir_aegis_seal_detached(const aesir_aegis_key *key, const uint8_t *nonce,
+                              size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, uint8_t *tag,
+                              size_t tag_len, const uint8_t *in, size_t len)
+{
+    const struct aegis_key_state *k = key_state(key);
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
+
+    if (err != AESIR_OK)
+        return err;
+    if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
+        return AESIR_E_ARGUMENT;
+    if ((uint64_t)len > AEGIS_MAX_LEN)
+        return AESIR_E_INPUT_LENGTH;
+    run(k, nonce, aad, aad_len, out, in, len, tag, tag_len, 0);
+    return AESIR_OK;
+}
+
+int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
+                              size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *tag,
+                              size_t tag_len, const uint8_t *in, size_t len)
+{
+    const struct aegis_key_state *k = key_state(key);
+    uint8_t t[32], want[32];
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len), bad;
+
+    if (err != AESIR_OK)
+        return err;
+    if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
+        return AESIR_E_ARGUMENT;
+    if ((uint64_t)len > AEGIS_MAX_LEN)
+        return AESIR_E_INPUT_LENGTH;
+    /* the tag may lie in out's way (in place, appended): read it first */
+    memcpy(want, tag, tag_len);
+    run(k, nonce, aad, aad_len, out, in, len, t, tag_len, 1);
+    bad = aesir_ct_compare(t, want, tag_len);
+    /* Declassified (ct.h): the verdict is the return code */
+    CT_PUBLIC(&bad, sizeof(bad));
+    aesir_wipe(t, sizeof(t));
+    if (bad != 0) {
+        if (len != 0)
+            aesir_wipe(out, len); /* no unauthenticated plaintext */
+        return AESIR_E_AUTH;
+    }
+    return AESIR_OK;
+}
+
+int aesir_aegis_seal(const aesir_aegis_key *key, const uint8_t *nonce,
+                     size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                     uint8_t *out, size_t out_cap, size_t *out_len,
+                     const uint8_t *in, size_t in_len, size_t tag_len)
+{
+    const struct aegis_key_state *k = key_state(key);
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
+
+    if (err != AESIR_OK)
+        return err;
+    if (out == NULL || out_len == NULL || (in == NULL && in_len != 0))
+        return AESIR_E_ARGUMENT;
+    if ((uint64_t)in_len > AEGIS_MAX_LEN)
+        return AESIR_E_INPUT_LENGTH;
+    if (out_cap < tag_len || out_cap - tag_len < in_len)
+        return AESIR_E_OUTPUT_SIZE;
+    run(k, nonce, aad, aad_len, out, in, in_len, out + in_len, tag_len, 0);
+    *out_len = in_len + tag_len;
+    return AESIR_OK;
+}
+
+int aesir_aegis_open(const aesir_aegis_key *key, const uint8_t *nonce,
+                     size_t nonce_len, const uint8_t *aad, size_t aad_len,
+                     uint8_t *out, size_t out_cap, size_t *out_len,
+                     const uint8_t *in, size_t in_len, size_t tag_len)
+{
+    const struct aegis_key_state *k = key_state(key);
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
+    size_t len;
+
+    if (err != AESIR_OK)
+        return err;
+    if (in == NULL || out_len == NULL || (out == NULL && in_len > tag_len))
+        return AESIR_E_ARGUMENT;
+    if (in_len < tag_len)
+        return AESIR_E_INPUT_LENGTH;
+    len = in_len - tag_len;
+    if ((uint64_t)len > AEGIS_MAX_LEN)
+        return AESIR_E_INPUT_LENGTH;
+    if (out_cap < len)
+        return AESIR_E_OUTPUT_SIZE;
+    err = aesir_aegis_open_detached(key, nonce, nonce_len, aad, aad_len, out,
+                                    in + len, tag_len, in, len);
+    *out_len = err == AESIR_OK ? len : 0;
+    return err;
+}

@@ -1,0 +1,74 @@
+/*
+ * vaes_avx512_aegis.c -- vaes-avx512's AEGIS (internal.h: aes_round,
+ * aegis): the whole-message kernels of aegis_kernel.h on xmm for
+ * AEGIS-128L and AEGIS-256, ymm for the X2 variants and zmm (VAESENC on
+ * four instances per register: D = 4, draft section 5.6) for
+ * AEGIS-128X4 and AEGIS-256X4: 8 VAESENC per 128 bytes of AEGIS-128X4.
+ *
+ * CPU: VAES, AVX-512F/BW/VL, AES-NI (the vaes-avx512 accessor checks
+ * them). Constant time: yes (AES instructions, bit operations; branches
+ * on lengths only).
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define ENGINE_ISA "vaes,avx512f,avx512bw,avx512vl,aes"
+#include "engine.h"
+#include <immintrin.h>
+#include "aegis.h"
+#include "stack_wipe.h"
+#include "x86_aegis.h"
+
+#define AK_V __m128i
+#define AK_D 1
+#define AK_LOAD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define AK_STORE(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define AK_XOR _mm_xor_si128
+#define AK_AND _mm_and_si128
+#define AK_ENC _mm_aesenc_si128
+#define AK_BCAST(p) AK_LOAD(p)
+#define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
+#define AK_NAME(x) vaes_avx512_aegis1_##x
+#include "aegis_kernel.h"
+
+#define AK_V __m256i
+#define AK_D 2
+#define AK_LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define AK_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define AK_XOR _mm256_xor_si256
+#define AK_AND _mm256_and_si256
+#define AK_ENC _mm256_aesenc_epi128
+#define AK_BCAST(p)                                                            \
+    _mm256_broadcastsi128_si256(                                               \
+        _mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define AK_LENS(a, m)                                                          \
+    _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)(m), (long long)(a)))
+#define AK_NAME(x) vaes_avx512_aegis2_##x
+#include "aegis_kernel.h"
+
+#define AK_V __m512i
+#define AK_D 4
+#define AK_LOAD(p) _mm512_loadu_si512((const void *)(p))
+#define AK_STORE(p, v) _mm512_storeu_si512((void *)(p), (v))
+#define AK_XOR _mm512_xor_si512
+#define AK_AND _mm512_and_si512
+#define AK_ENC _mm512_aesenc_epi128
+#define AK_BCAST(p)                                                            \
+    _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define AK_LENS(a, m)                                                          \
+    _mm512_broadcast_i32x4(_mm_set_epi64x((long long)(m), (long long)(a)))
+#define AK_NAME(x) vaes_avx512_aegis4_##x
+#include "aegis_kernel.h"
+
+#define VAES_AVX512_AEGIS_CASES                                                \
+    AEGIS_CASE(AESIR_AEGIS_128L, vaes_avx512_aegis1_l, AEGIS_STACK1)           \
+    AEGIS_CASE(AESIR_AEGIS_256, vaes_avx512_aegis1_b, AEGIS_STACK1)            \
+    AEGIS_CASE(AESIR_AEGIS_128X2, vaes_avx512_aegis2_l, AEGIS_STACK2)          \
+    AEGIS_CASE(AESIR_AEGIS_256X2, vaes_avx512_aegis2_b, AEGIS_STACK2)          \
+    AEGIS_CASE(AESIR_AEGIS_128X4, vaes_avx512_aegis4_l, AEGIS_STACK4)          \
+    AEGIS_CASE(AESIR_AEGIS_256X4, vaes_avx512_aegis4_b, AEGIS_STACK4)
+X86_AEGIS_ENTRY(vaes_avx512, VAES_AVX512_AEGIS_CASES)
+X86_AES_ROUND(vaes_avx512)
+
+#endif
