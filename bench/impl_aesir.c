@@ -105,7 +105,7 @@ static unsigned dirs_for(enum bench_op op)
  * hardware engines. */
 static int supports_engine(size_t i, enum bench_op op, unsigned key_bits)
 {
-    if (bench_op_is_mb(op))
+    if (bench_op_is_mb(op) && op != OP_MB_CMAC_8)
         return (key_bits == 128 || key_bits == 192 || key_bits == 256) &&
                (aesir_engine_flags(i) & AESIR_ENGINE_HARDWARE);
     return aesir_bench_supports(op, key_bits);
@@ -374,7 +374,8 @@ static const struct bench_impl slots[AESIR_BENCH_SLOTS] = {
  * ops with the default AES and GHASH engines, and ghash as GMAC. */
 static int default_supports(enum bench_op op, unsigned key_bits)
 {
-    return (bench_op_is_mb(op) || bench_op_is_gcm(op)) &&
+    return ((bench_op_is_mb(op) && op != OP_MB_CMAC_8) ||
+            bench_op_is_gcm(op)) &&
            (key_bits == 128 || key_bits == 192 || key_bits == 256);
 }
 
