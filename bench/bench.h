@@ -244,6 +244,11 @@ struct bench_impl {
      * and one AES block, more work than the op asks. --check verifies it
      * against GMAC's reference. */
     int ghash_is_gmac;
+    /* Optional: the longest message op takes, when the library has a
+     * limit (intel-ipsec-mb's jobs: under 64 KiB for CMAC and CCM, which
+     * cannot be split); NULL or 0: none. Longer rows are not timed for
+     * this impl (the cell stays empty) and not verified. */
+    size_t (*max_len)(enum bench_op op);
 };
 
 /*

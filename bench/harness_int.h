@@ -48,6 +48,15 @@
 #define OPS_BLOCKS (OPS_ALL & ~OPS_MODES19)
 _Static_assert(OP_COUNT <= 64, "bench_ops has 64 bits");
 
+/* bench_len_fits -- non-zero when impl takes op's messages of len bytes
+ * (bench_impl.max_len). */
+static inline int bench_len_fits(const struct bench_impl *im, enum bench_op op,
+                                 size_t len)
+{
+    size_t max = im->max_len != NULL ? im->max_len(op) : 0;
+    return max == 0 || len <= max;
+}
+
 /* Stream modes take any length; ECB and CBC whole blocks. */
 int bench_op_is_stream(enum bench_op op);
 /* Ops that need the decryption key schedule. */

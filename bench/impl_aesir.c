@@ -335,7 +335,7 @@ static void aesir_bench_release(void *ctx)
 #define IMPL(i)                                                                \
     {                                                                          \
         slot_name[i], "aesir", probe_##i, supports_##i, setup_##i,             \
-            aesir_bench_run, aesir_bench_release, keysetup_##i, 0              \
+            aesir_bench_run, aesir_bench_release, keysetup_##i, 0, NULL        \
     }
 
 SLOT(0)

@@ -255,7 +255,8 @@ static void measure_row(struct bench_run *r, enum bench_op op, unsigned k,
     bench_rng_fill(&r->rng, key, sizeof(key));
     bench_rng_fill(&r->rng, iv, sizeof(iv));
     for (size_t i = 0; i < r->nimpls; i++)
-        n += bench_runnable(r, i, op, k) != 0;
+        n += bench_runnable(r, i, op, k) &&
+             bench_len_fits(r->impls[i].impl, op, bench_op_size(r, op, si));
     if (n == 0) {
         free(sl);
         return;
@@ -269,6 +270,7 @@ static void measure_row(struct bench_run *r, enum bench_op op, unsigned k,
     }
     for (size_t i = 0; i < r->nimpls; i++)
         if (bench_runnable(r, i, op, k) &&
+            bench_len_fits(r->impls[i].impl, op, bench_op_size(r, op, si)) &&
             open_slot(r, &sl[n], i, op, k, si, key, iv) == 0)
             n++;
     for (unsigned sw = 0; n > 0 && sweep(r, sl, n, sw) > 0; sw++)

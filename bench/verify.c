@@ -176,7 +176,8 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
         return -1;
     }
     for (size_t j = 0; j < nlens; j++)
-        for (int again = 0; again < 2; again++) {
+        for (int again = 0; again < 2 && bench_len_fits(im, op, lens[j]);
+             again++) {
             size_t at = 0, bytes = bench_op_out_bytes(op, lens[j]);
             if (input != NULL)
                 memcpy(in, input[j], bench_op_in_bytes(op, lens[j]));
