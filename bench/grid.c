@@ -16,17 +16,49 @@
  * ---------------------------------------------------------------- */
 
 static const char *const op_names[] = {
-    "ecb-enc",      "ecb-dec",      "cbc-enc",      "cbc-dec",
-    "cfb128-enc",   "cfb128-dec",   "ofb",          "ctr",
-    "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
-    "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
-    "gcm-enc",      "gcm-dec",      "gmac",         "ghash",
-    "xts-enc",      "xts-dec",      "ocb-enc",      "ocb-dec",
-    "ccm-enc",      "ccm-dec",      "cmac",         "mb-cmac-8",
-    "gcm-siv-enc",  "gcm-siv-dec",  "siv-enc",      "siv-dec",
-    "kw-wrap",      "kw-unwrap",    "aegis128l-enc", "aegis128l-dec",
-    "aegis256-enc", "aegis256-dec", "aegis128x2-enc", "aegis128x4-enc",
-    "aegis256x2-enc", "aegis256x4-enc", "xaes-gcm-enc",
+    "ecb-enc",
+    "ecb-dec",
+    "cbc-enc",
+    "cbc-dec",
+    "cfb128-enc",
+    "cfb128-dec",
+    "ofb",
+    "ctr",
+    "mb-cbc-enc-1",
+    "mb-cbc-enc-4",
+    "mb-cbc-enc-8",
+    "mb-cbc-enc-16",
+    "mb-cbc-mac-1",
+    "mb-cbc-mac-4",
+    "mb-cbc-mac-8",
+    "mb-cbc-mac-16",
+    "gcm-enc",
+    "gcm-dec",
+    "gmac",
+    "ghash",
+    "xts-enc",
+    "xts-dec",
+    "ocb-enc",
+    "ocb-dec",
+    "ccm-enc",
+    "ccm-dec",
+    "cmac",
+    "mb-cmac-8",
+    "gcm-siv-enc",
+    "gcm-siv-dec",
+    "siv-enc",
+    "siv-dec",
+    "kw-wrap",
+    "kw-unwrap",
+    "aegis128l-enc",
+    "aegis128l-dec",
+    "aegis256-enc",
+    "aegis256-dec",
+    "aegis128x2-enc",
+    "aegis128x4-enc",
+    "aegis256x2-enc",
+    "aegis256x4-enc",
+    "xaes-gcm-enc",
 };
 _Static_assert(sizeof(op_names) / sizeof(op_names[0]) == OP_COUNT,
                "every operation of bench.h needs a name here");
@@ -173,8 +205,7 @@ int bench_op_key_ok(enum bench_op op, unsigned key_bits)
     }
 }
 
-void bench_op_key(const uint8_t *key, unsigned key_bits, uint8_t *out,
-                  size_t n)
+void bench_op_key(const uint8_t *key, unsigned key_bits, uint8_t *out, size_t n)
 {
     size_t kb = key_bits / 8;
 

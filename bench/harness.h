@@ -167,7 +167,7 @@ struct bench_keysetup {
 
 struct bench_impl_state {
     const struct bench_impl *impl;
-    int usable;                     /* probe() said yes */
+    int usable;                      /* probe() said yes */
     bench_ops claimed[BENCH_NKEYS];  /* op bits supports() said yes to */
     bench_ops verified[BENCH_NKEYS]; /* op bits that matched aesir ref */
     bench_ops dropped;               /* op bits dropped after a failure */

@@ -43,11 +43,11 @@ struct modes_ctx {
     enum bench_op op;
     uint8_t iv[16];
     uint8_t nonce[32];
-    void *key;                 /* the mode's key object (aligned_alloc) */
-    void *mkey[MB_CMAC];       /* mb-cmac-8: message j's key (0: key) */
-    size_t key_size;           /* bytes of each key object */
-    void (*clear)(void *);     /* its _clear */
-    int variant;               /* AEGIS */
+    void *key;             /* the mode's key object (aligned_alloc) */
+    void *mkey[MB_CMAC];   /* mb-cmac-8: message j's key (0: key) */
+    size_t key_size;       /* bytes of each key object */
+    void (*clear)(void *); /* its _clear */
+    int variant;           /* AEGIS */
 };
 
 #ifdef AESIR_XTS_KEY_BYTES
@@ -346,7 +346,7 @@ void *aesir_modes_setup(const char *engine, enum bench_op op,
 int aesir_modes_supports(const char *engine, enum bench_op op,
                          unsigned key_bits)
 {
-    static const uint8_t key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    static const uint8_t key[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
                                     12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
                                     23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
     static const uint8_t iv[16] = {0};
@@ -377,16 +377,16 @@ int aesir_modes_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 #endif
 #ifdef AESIR_OCB_KEY_BYTES
     case OP_OCB_ENC:
-        return aesir_ocb_seal(c->key, c->iv, 12, NULL, 0, out, len + 16, &n,
-                              in, len);
+        return aesir_ocb_seal(c->key, c->iv, 12, NULL, 0, out, len + 16, &n, in,
+                              len);
     case OP_OCB_DEC:
         return aesir_ocb_open(c->key, c->iv, 12, NULL, 0, out, len, &n, in,
                               len + 16);
 #endif
 #ifdef AESIR_CCM_KEY_BYTES
     case OP_CCM_ENC:
-        return aesir_ccm_seal(c->key, c->iv, 12, NULL, 0, out, len + 16, &n,
-                              in, len, 16);
+        return aesir_ccm_seal(c->key, c->iv, 12, NULL, 0, out, len + 16, &n, in,
+                              len, 16);
     case OP_CCM_DEC:
         return aesir_ccm_open(c->key, c->iv, 12, NULL, 0, out, len, &n, in,
                               len + 16, 16);
@@ -410,8 +410,8 @@ int aesir_modes_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 #endif
 #ifdef AESIR_GCM_SIV_KEY_BYTES
     case OP_GCM_SIV_ENC:
-        return aesir_gcm_siv_seal(c->key, c->iv, NULL, 0, out, len + 16, &n,
-                                  in, len);
+        return aesir_gcm_siv_seal(c->key, c->iv, NULL, 0, out, len + 16, &n, in,
+                                  len);
     case OP_GCM_SIV_DEC:
         return aesir_gcm_siv_open(c->key, c->iv, NULL, 0, out, len, &n, in,
                                   len + 16);
@@ -441,14 +441,14 @@ int aesir_modes_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     case OP_AEGIS128X4_ENC:
     case OP_AEGIS256X2_ENC:
     case OP_AEGIS256X4_ENC:
-        return aesir_aegis_seal_detached(
-            c->key, c->nonce, aesir_aegis_nonce_bytes(c->variant), NULL, 0,
-            out, out + len, 32, in, len);
+        return aesir_aegis_seal_detached(c->key, c->nonce,
+                                         aesir_aegis_nonce_bytes(c->variant),
+                                         NULL, 0, out, out + len, 32, in, len);
     case OP_AEGIS128L_DEC:
     case OP_AEGIS256_DEC:
-        return aesir_aegis_open_detached(
-            c->key, c->nonce, aesir_aegis_nonce_bytes(c->variant), NULL, 0,
-            out, in + len, 32, in, len);
+        return aesir_aegis_open_detached(c->key, c->nonce,
+                                         aesir_aegis_nonce_bytes(c->variant),
+                                         NULL, 0, out, in + len, 32, in, len);
 #endif
 #ifdef AESIR_XAES_KEY_BYTES
     case OP_XAES_GCM_ENC:

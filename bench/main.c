@@ -129,10 +129,16 @@ static void broken_release(void *ctx)
     broken_base->release(ctx);
 }
 
-static const struct bench_impl broken_impl = {
-    "selftest-broken", "peer",       broken_probe,
-    broken_supports,   broken_setup, broken_run,
-    broken_release,    NULL,         0,          NULL};
+static const struct bench_impl broken_impl = {"selftest-broken",
+                                              "peer",
+                                              broken_probe,
+                                              broken_supports,
+                                              broken_setup,
+                                              broken_run,
+                                              broken_release,
+                                              NULL,
+                                              0,
+                                              NULL};
 
 /* register_impls -- every adapter that --impls selects (bench_cli.c);
  * a peer it names that this build lacks is skipped with a warning. */

@@ -26,8 +26,8 @@
 
 /* Preference order of the reference impl. */
 static const char *const ref_order[] = {
-    "aesir/ref", "openssl", "gcrypt",  "sodium", "boringssl", "aws-lc",
-    "nettle",    "mbedtls", "wolfssl", "ipsec-mb",       "bearssl",
+    "aesir/ref", "openssl", "gcrypt",  "sodium",   "boringssl", "aws-lc",
+    "nettle",    "mbedtls", "wolfssl", "ipsec-mb", "bearssl",
 };
 
 /* ref_impl -- the index of op's reference impl at key index k, or -1. */
@@ -91,8 +91,8 @@ int bench_mode_ref(const struct bench_run *r, enum bench_op op,
             return -1;
         for (unsigned j = 0; j < bench_op_messages(op); j++) {
             bench_mb_key(key, bits, j, kj);
-            if (run_once(r->impls[i].impl, OP_CMAC, kj, bits, iv,
-                         out + 16 * j, in + j * len, len) != 0)
+            if (run_once(r->impls[i].impl, OP_CMAC, kj, bits, iv, out + 16 * j,
+                         in + j * len, len) != 0)
                 return -1;
         }
         return 0;

@@ -63,8 +63,9 @@ int bench_parse_ops(const char *list, bench_ops *ops, char *err, size_t cap)
                 o += (size_t)snprintf(err + o, cap - o, " %s",
                                       bench_op_name((enum bench_op)op));
             if (o < cap)
-                snprintf(err + o, cap - o,
-                         "; a mode such as cbc or mb; main; modes; blocks; all)");
+                snprintf(
+                    err + o, cap - o,
+                    "; a mode such as cbc or mb; main; modes; blocks; all)");
             return -1;
         }
         all |= m[i];

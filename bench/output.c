@@ -512,8 +512,7 @@ static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
 
     for (int op = 0; op < OP_COUNT; op++)
         if (bench_op_is_mb((enum bench_op)op) &&
-            mb_kind((enum bench_op)op) == mac &&
-            (r->cfg.ops >> op & 1)) {
+            mb_kind((enum bench_op)op) == mac && (r->cfg.ops >> op & 1)) {
             cols[n].op = (enum bench_op)op;
             cols[n].si = 0;
             cols[n].size = r->cfg.mb_size;

@@ -18,9 +18,9 @@
  * no ECB, CFB or OFB. CCM (issue 19's ccm-enc, ccm-dec) through br_ccm on
  * the backend's ctrcbc class: per message br_ccm_reset (12-byte nonce, no
  * AAD, the length, 16-byte tag), br_ccm_flip, br_ccm_run, then
- * br_ccm_get_tag or br_ccm_check_tag. (The bitsliced block functions are exported from
- * libbearssl but declared only in its private inner.h; CBC with a zero IV
- * is not ECB. Neither is used here.)
+ * br_ccm_get_tag or br_ccm_check_tag. (The bitsliced block functions are
+ * exported from libbearssl but declared only in its private inner.h; CBC with a
+ * zero IV is not ECB. Neither is used here.)
  *
  * In place: BearSSL's run() functions encrypt their buffer in place, so
  * run() first copies in to out and then works on out; the copy is part of
@@ -148,19 +148,13 @@ static const br_block_ctr_class *bearssl_x86ni_ctr(void)
 }
 
 static const struct bearssl_backend bearssl_x86ni = {
-    bearssl_x86ni_cbcenc,
-    bearssl_x86ni_cbcdec,
-    bearssl_x86ni_ctr,
-    bearssl_pclmul,
-    bearssl_x86ni_ctrcbc,
+    bearssl_x86ni_cbcenc, bearssl_x86ni_cbcdec, bearssl_x86ni_ctr,
+    bearssl_pclmul,       bearssl_x86ni_ctrcbc,
 };
 
 static const struct bearssl_backend bearssl_ct64 = {
-    bearssl_ct64_cbcenc,
-    bearssl_ct64_cbcdec,
-    bearssl_ct64_ctr,
-    bearssl_ctmul64,
-    bearssl_ct64_ctrcbc,
+    bearssl_ct64_cbcenc, bearssl_ct64_cbcdec, bearssl_ct64_ctr,
+    bearssl_ctmul64,     bearssl_ct64_ctrcbc,
 };
 
 static uint32_t bearssl_load32be(const uint8_t *p)
@@ -262,8 +256,7 @@ static int bearssl_keysetup(const struct bearssl_backend *be, enum bench_op op,
     static const struct bearssl_backend *gh_of;
     static br_ghash gh;
 
-    if (!bearssl_supports(op, key_bits) || op == OP_CCM_ENC ||
-        op == OP_CCM_DEC)
+    if (!bearssl_supports(op, key_bits) || op == OP_CCM_ENC || op == OP_CCM_DEC)
         return -1;
     if (bench_op_is_gcm(op)) {
         if (gh_of != be) {

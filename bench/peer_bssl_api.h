@@ -197,21 +197,20 @@ static void *bssl_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
     memcpy(x->iv, iv, 16);
     if (op == OP_CMAC) {
         x->cmac = CMAC_CTX_new();
-        if (x->cmac == NULL ||
-            !CMAC_Init(x->cmac, key, key_bits / 8,
-                       key_bits == 128   ? EVP_aes_128_cbc()
-                       : key_bits == 192 ? EVP_aes_192_cbc()
-                                         : EVP_aes_256_cbc(),
-                       NULL)) {
+        if (x->cmac == NULL || !CMAC_Init(x->cmac, key, key_bits / 8,
+                                          key_bits == 128   ? EVP_aes_128_cbc()
+                                          : key_bits == 192 ? EVP_aes_192_cbc()
+                                                            : EVP_aes_256_cbc(),
+                                          NULL)) {
             bssl_release(x);
             return NULL;
         }
         return x;
     }
     if (kw) {
-        if ((op == OP_KW_WRAP ? AES_set_encrypt_key(key, key_bits, &x->kw)
-                              : AES_set_decrypt_key(key, key_bits, &x->kw)) !=
-            0) {
+        if ((op == OP_KW_WRAP
+                 ? AES_set_encrypt_key(key, key_bits, &x->kw)
+                 : AES_set_decrypt_key(key, key_bits, &x->kw)) != 0) {
             bssl_release(x);
             return NULL;
         }
@@ -285,9 +284,8 @@ static int bssl_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
                    ? 0
                    : -1;
     case OP_KW_UNWRAP:
-        return len <= INT_MAX - 8 &&
-                       AES_unwrap_key(&x->kw, NULL, out, in, len + 8) ==
-                           (int)len
+        return len <= INT_MAX - 8 && AES_unwrap_key(&x->kw, NULL, out, in,
+                                                    len + 8) == (int)len
                    ? 0
                    : -1;
     default:

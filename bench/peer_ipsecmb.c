@@ -366,8 +366,8 @@ static int ipsecmb_run_mode19(struct ipsecmb_ctx *c, uint8_t *out,
 
     for (unsigned j = 0; j < n; j++) {
         if (c->op == OP_CMAC || c->op == OP_MB_CMAC_8)
-            ipsecmb_fill19(c, IMB_GET_NEXT_JOB(mgr), j, NULL, in + j * len,
-                           len, out + 16 * j);
+            ipsecmb_fill19(c, IMB_GET_NEXT_JOB(mgr), j, NULL, in + j * len, len,
+                           out + 16 * j);
         else
             ipsecmb_fill19(c, IMB_GET_NEXT_JOB(mgr), j, out, in, len,
                            c->op == OP_CCM_ENC ? out + len : tag);

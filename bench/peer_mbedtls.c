@@ -142,8 +142,8 @@ static int mbed_m19_run(struct mbed_ctx *c, uint8_t *out, const uint8_t *in,
     switch (c->op) {
 #ifdef MBEDTLS_CCM_C
     case OP_CCM_ENC:
-        return mbedtls_ccm_encrypt_and_tag(&c->ccm, len, c->iv, 12, NULL, 0,
-                                           in, out, out + len, 16) == 0
+        return mbedtls_ccm_encrypt_and_tag(&c->ccm, len, c->iv, 12, NULL, 0, in,
+                                           out, out + len, 16) == 0
                    ? 0
                    : -1;
     case OP_CCM_DEC:

@@ -281,8 +281,8 @@ static void nettle_m19_key(struct nettle_ctx *x, const uint8_t *key)
     memset(k2, 0, sizeof(k2));
 }
 
-static int nettle_m19_run(struct nettle_ctx *x, uint8_t *out,
-                          const uint8_t *in, size_t len)
+static int nettle_m19_run(struct nettle_ctx *x, uint8_t *out, const uint8_t *in,
+                          size_t len)
 {
     int k256 = x->key_bits == 256;
 

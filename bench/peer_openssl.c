@@ -419,7 +419,7 @@ static const char *evp_mode19(enum bench_op op, unsigned key_bits)
     switch (op) {
     case OP_XTS_ENC:
     case OP_XTS_DEC:
-        return key_bits == 128 ? "AES-128-XTS"
+        return key_bits == 128   ? "AES-128-XTS"
                : key_bits == 256 ? "AES-256-XTS"
                                  : NULL;
     case OP_OCB_ENC:

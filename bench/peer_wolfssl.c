@@ -276,8 +276,8 @@ static int wolf_m19_run(struct wolf_ctx *c, uint8_t *out, const uint8_t *in,
 #endif
 #ifdef WOLFSSL_AES_SIV
     case OP_SIV_ENC:
-        return wc_AesSivEncrypt(c->key, c->key_bytes, c->iv, 16, NULL, 0, in,
-                                n, out, out + 16) == 0
+        return wc_AesSivEncrypt(c->key, c->key_bytes, c->iv, 16, NULL, 0, in, n,
+                                out, out + 16) == 0
                    ? 0
                    : -1;
     case OP_SIV_DEC: {

@@ -262,9 +262,8 @@ static void measure_row(struct bench_run *r, enum bench_op op, unsigned k,
         return;
     }
     n = 0;
-    if (bench_op_enc_of(op) >= 0 &&
-        dec_input(r, op, key, bench_key_bits(k), iv,
-                  bench_op_size(r, op, si)) != 0) {
+    if (bench_op_enc_of(op) >= 0 && dec_input(r, op, key, bench_key_bits(k), iv,
+                                              bench_op_size(r, op, si)) != 0) {
         free(sl);
         return;
     }

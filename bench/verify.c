@@ -236,8 +236,8 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     if (m19 && log != NULL && r->cfg.verbose) {
         const char *who = bench_mode_ref_name(
             r, dec ? (enum bench_op)bench_op_enc_of(op) : op, bits);
-        fprintf(log, "%s AES-%u: checked against %s\n", bench_op_name(op),
-                bits, who != NULL ? who : "(none)");
+        fprintf(log, "%s AES-%u: checked against %s\n", bench_op_name(op), bits,
+                who != NULL ? who : "(none)");
     }
     bench_rng_fill(&r->rng, key, sizeof(key));
     bench_rng_fill(&r->rng, iv, sizeof(iv));
