@@ -83,7 +83,7 @@ KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,ne
 GCM_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 GCM_SIZES = 63,64,500,512,576,1420,4095,4096,16384,1048576
 GCM_SW_DISABLE = aesni,pclmul,vaes,vpclmul,gfni
-MODES_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc
+MODES_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 MODES_SIZES = 16,32,64,256,576,1024,4096,16384,1048576
 perf-doc:
 	@sh bench/speed-deps.sh

@@ -133,8 +133,9 @@ def header(meta, limit):
         "%s. **Bold**: the best peer of a column; under each aesir row, "
         "*vs best peer* is aesir's speed divided by that peer's, and *of "
         "bound* the fraction of the limit row's bound it reaches (the AES "
-        "bound; for gcm-enc and gcm-dec the GCM bound; none for gmac and "
-        "ghash). ~ marks a figure measured while the machine was busy "
+        "bound; for gcm-enc and gcm-dec, GCM-SIV and XAES-256-GCM the GCM "
+        "bound; for CMAC, CCM and SIV the one-chain latency bound; none for "
+        "gmac, ghash, KW and AEGIS). ~ marks a figure measured while the machine was busy "
         "(fewer than half its rounds clean in every pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
            "TSC cycles (no core cycle counter here)"),
