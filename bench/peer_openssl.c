@@ -410,9 +410,11 @@ static void evp_release(void *p)
  *   siv:  AES-<n>-SIV (RFC 5297), the 16-byte iv as the one AAD string
  *         (Update with no output), then the message; V from GET_TAG (enc)
  *         or set with SET_TAG (dec, where the Update fails on a bad V).
- *         OpenSSL's SIV cannot restart a keyed context without the key
- *         (its init resets S2V only with a key), so each message re-keys:
- *         EVP_CipherInit_ex with the key, as a user of this API must.
+ *         OpenSSL 3.0's SIV cannot restart a keyed context without the
+ *         key (measured: after one message, EVP_CipherInit_ex with no key
+ *         leaves the context unusable -- the next Update fails), so each
+ *         message re-keys with EVP_CipherInit_ex, as a user of this API
+ *         must; the two key schedules are in its figure.
  */
 static const char *evp_mode19(enum bench_op op, unsigned key_bits)
 {
