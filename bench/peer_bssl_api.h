@@ -48,8 +48,10 @@ struct bssl_ctx {
     EVP_CIPHER_CTX *c; /* the others */
     int has_iv;
     uint8_t iv[16];
-    CMAC_CTX *cmac; /* cmac */
-    AES_KEY kw;     /* kw-wrap (encryption schedule), kw-unwrap */
+    CMAC_CTX *cmac;  /* cmac */
+    uint8_t key[32]; /* AWS-LC ccm-dec: a new context after a bad tag */
+    unsigned key_bits;
+    AES_KEY kw; /* kw-wrap (encryption schedule), kw-unwrap */
 };
 
 /*
@@ -62,7 +64,10 @@ struct bssl_ctx {
  * (EVP_aes_256_xts: BoringSSL keeps XTS in libdecrepit, which the peer
  * cache does not build), the tweak re-loaded per message like an IV.
  * Their CCM AEADs fix a 13-byte nonce (Bluetooth, Matter): not bench.h's
- * 12-byte one, so no ccm rows.
+ * 12-byte one; AWS-LC also has CCM as an EVP_CIPHER (EVP_aes_<n>_ccm,
+ * OpenSSL's calls: SET_IVLEN 12 and SET_TAG 16 at setup, then per message
+ * the IV, the length, Update, GET_TAG or SET_TAG), which its ccm rows use;
+ * BoringSSL has no ccm rows.
  */
 static int bssl_mode19(enum bench_op op, unsigned key_bits)
 {
@@ -78,11 +83,64 @@ static int bssl_mode19(enum bench_op op, unsigned key_bits)
     case OP_XTS_ENC:
     case OP_XTS_DEC:
         return key_bits == 256;
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return key_bits == 128 || key_bits == 192 || key_bits == 256;
 #endif
     default:
         return 0;
     }
 }
+
+#ifdef OPENSSL_IS_AWSLC
+/* AWS-LC's CCM EVP_CIPHER, keyed with a 12-byte nonce and 16-byte tag. */
+static EVP_CIPHER_CTX *bssl_ccm_ctx(enum bench_op op, const uint8_t *key,
+                                    unsigned key_bits)
+{
+    const EVP_CIPHER *cipher = key_bits == 128   ? EVP_aes_128_ccm()
+                               : key_bits == 192 ? EVP_aes_192_ccm()
+                                                 : EVP_aes_256_ccm();
+    int enc = op == OP_CCM_ENC;
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+    if (c == NULL)
+        return NULL;
+    if (!EVP_CipherInit_ex(c, cipher, NULL, NULL, NULL, enc) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, NULL) ||
+        !EVP_CipherInit_ex(c, NULL, NULL, key, NULL, enc)) {
+        EVP_CIPHER_CTX_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static int bssl_ccm_run(EVP_CIPHER_CTX *c, enum bench_op op, const uint8_t *iv,
+                        uint8_t *out, const uint8_t *in, size_t len)
+{
+    uint8_t tag[16];
+    int n = 0, m = 0;
+
+    if (len > INT_MAX)
+        return -1;
+    if (op == OP_CCM_ENC) {
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, -1) ||
+            !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len) ||
+            !EVP_CipherFinal_ex(c, out + n, &m))
+            return -1;
+        return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, out + len)
+                   ? 0
+                   : -1;
+    }
+    memcpy(tag, in + len, 16);
+    if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, -1) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) ||
+        !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len))
+        return -1;
+    return EVP_CipherUpdate(c, out, &n, in, (int)len) > 0 ? 0 : -1;
+}
+#endif
 
 /* Key-setup scratch: one context per op and key size, made on first use. */
 static EVP_CIPHER_CTX *bssl_scratch[OP_COUNT][3];
@@ -186,7 +244,8 @@ static void *bssl_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
     uint8_t k2[64];
     int kw = op == OP_KW_WRAP || op == OP_KW_UNWRAP;
 
-    if (cipher == NULL && aead == NULL && op != OP_CMAC && !kw)
+    if (cipher == NULL && aead == NULL && op != OP_CMAC && !kw &&
+        op != OP_CCM_ENC && op != OP_CCM_DEC)
         return NULL;
     if (bench_op_is_mode19(op) && !bssl_mode19(op, key_bits))
         return NULL;
@@ -216,6 +275,18 @@ static void *bssl_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
         }
         return x;
     }
+#ifdef OPENSSL_IS_AWSLC
+    if (op == OP_CCM_ENC || op == OP_CCM_DEC) {
+        memcpy(x->key, key, key_bits / 8);
+        x->key_bits = key_bits;
+        x->c = bssl_ccm_ctx(op, key, key_bits);
+        if (x->c == NULL) {
+            bssl_release(x);
+            return NULL;
+        }
+        return x;
+    }
+#endif
     if (op == OP_XTS_ENC || op == OP_XTS_DEC) {
         bench_op_key(key, key_bits, k2, 2 * key_bits / 8);
         bench_xts_tweak(iv, x->iv);
@@ -273,6 +344,20 @@ static int bssl_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
                                  len + 16, NULL, 0)
                    ? 0
                    : -1;
+#ifdef OPENSSL_IS_AWSLC
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        if (x->c == NULL)
+            return -1;
+        if (bssl_ccm_run(x->c, x->op, x->iv, out, in, len) == 0)
+            return 0;
+        /* After a refused tag AWS-LC's CCM context fails every later
+         * message, even re-keyed (measured): a new one, as a caller must
+         * make. Not on the timed path (its tags are good). */
+        EVP_CIPHER_CTX_free(x->c);
+        x->c = bssl_ccm_ctx(x->op, x->key, x->key_bits);
+        return -1;
+#endif
     case OP_CMAC:
         return CMAC_Reset(x->cmac) && CMAC_Update(x->cmac, in, len) &&
                        CMAC_Final(x->cmac, out, &n) && n == 16
