@@ -38,10 +38,16 @@ test-debug: debug
 BENCH = $(BUILD)/bench/aesir-bench
 SPEED_FLAGS ?=
 PLOT = python3 bench/plot.py $(BUILD)/bench || echo "plots skipped (python3 bench/plot.py failed)"
+# The current libsodium, AEGIS's peer (issue 19), into the peer cache when
+# tests/sodium-current.sh is there (it does nothing once built).
+SODIUM_CURRENT = if [ -f tests/sodium-current.sh ]; then \
+	  JOBS=$(JOBS) sh tests/sodium-current.sh || \
+	  echo "libsodium (current) not built: no AEGIS peer rows"; fi
 
 speed:
 	@sh bench/speed-deps.sh
 	@JOBS=$(JOBS) sh bench/peers-build.sh
+	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/aesir info
 	$(BENCH) $(SPEED_FLAGS)
@@ -50,6 +56,7 @@ speed:
 speed-full:
 	@sh bench/speed-deps.sh
 	@JOBS=$(JOBS) sh bench/peers-build.sh
+	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
 	$(BENCH) --full $(SPEED_FLAGS)
 	@$(PLOT)
@@ -77,8 +84,8 @@ speed-check: all
 # the block modes, multi-buffer and GCM ops (`--ops blocks`; `make
 # speed-full` runs everything), so the whole stays under ~25 minutes.
 # Only the grid measures the limit row (perf_doc.py reads it from there).
-# tests/sodium-current.sh (when present) puts the current libsodium, the
-# AEGIS peer, into the peer cache first.
+# SODIUM_CURRENT (above) puts the current libsodium, the AEGIS peer, into
+# the peer cache first.
 KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc
 GCM_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 GCM_SIZES = 63,64,500,512,576,1420,4095,4096,16384,1048576
@@ -88,8 +95,7 @@ MODES_SIZES = 16,32,64,256,576,1024,4096,16384,1048576
 perf-doc:
 	@sh bench/speed-deps.sh
 	@JOBS=$(JOBS) sh bench/peers-build.sh
-	@if [ -f tests/sodium-current.sh ]; then sh tests/sodium-current.sh || \
-	  echo "libsodium (current) not built: no AEGIS peer rows"; fi
+	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
 	$(BENCH) --full --ops blocks $(SPEED_FLAGS)
 	@$(PLOT)
