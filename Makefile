@@ -38,10 +38,16 @@ test-debug: debug
 BENCH = $(BUILD)/bench/aesir-bench
 SPEED_FLAGS ?=
 PLOT = python3 bench/plot.py $(BUILD)/bench || echo "plots skipped (python3 bench/plot.py failed)"
+# The current libsodium, AEGIS's peer (issue 19), into the peer cache when
+# tests/sodium-current.sh is there (it does nothing once built).
+SODIUM_CURRENT = if [ -f tests/sodium-current.sh ]; then \
+	  JOBS=$(JOBS) sh tests/sodium-current.sh || \
+	  echo "libsodium (current) not built: no AEGIS peer rows"; fi
 
 speed:
 	@sh bench/speed-deps.sh
 	@JOBS=$(JOBS) sh bench/peers-build.sh
+	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/aesir info
 	$(BENCH) $(SPEED_FLAGS)
@@ -50,6 +56,7 @@ speed:
 speed-full:
 	@sh bench/speed-deps.sh
 	@JOBS=$(JOBS) sh bench/peers-build.sh
+	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
 	$(BENCH) --full $(SPEED_FLAGS)
 	@$(PLOT)
@@ -68,14 +75,32 @@ speed-check: all
 # and their round neighbours in one run) with aesir's default pair and the
 # peers' hardware rows; and software GCM, aesir with no AES, carry-less
 # multiply or GFNI instruction (AESIR_CPU_DISABLE) against
-# openssl-noaesni (AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ masked). Only the
-# grid measures the limit row (perf_doc.py reads it from there).
+# openssl-noaesni (AES-NI, PCLMULQDQ, VAES, VPCLMULQDQ masked). Then
+# issue 19's modes (`--ops modes`: XTS, OCB3, CCM, CMAC, mb-cmac-8,
+# GCM-SIV, AES-SIV, KW, AEGIS, XAES-256-GCM) with aesir's default engine
+# and every peer that has them, at every grid size plus 32 bytes (key
+# wrap of a 256-bit key), with gcm-enc/gcm-dec in the same run for the
+# targets that compare with aesir's own GCM; the full grid itself keeps to
+# the block modes, multi-buffer and GCM ops (`--ops blocks`; `make
+# speed-full` runs everything), so the whole stays under ~25 minutes.
+# Only the grid measures the limit row (perf_doc.py reads it from there).
+# SODIUM_CURRENT (above) puts the current libsodium, the AEGIS peer, into
+# the peer cache first.
 KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc
 GCM_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 GCM_SIZES = 63,64,500,512,576,1420,4095,4096,16384,1048576
 GCM_SW_DISABLE = aesni,pclmul,vaes,vpclmul,gfni
-perf-doc: speed-full
-	mkdir -p $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw
+MODES_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
+MODES_SIZES = 16,32,64,256,576,1024,4096,16384,1048576
+perf-doc:
+	@sh bench/speed-deps.sh
+	@JOBS=$(JOBS) sh bench/peers-build.sh
+	@$(SODIUM_CURRENT)
+	@$(MAKE) --no-print-directory all
+	$(BENCH) --full --ops blocks $(SPEED_FLAGS)
+	@$(PLOT)
+	mkdir -p $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw \
+	  $(BUILD)/bench/modes
 	$(BENCH) --impls $(KEYSETUP_IMPLS) --ops ctr,cbc-dec --keys 128,192,256 \
 	  --sizes 64 --passes 5 --no-limit --out $(BUILD)/bench/keysetup
 	$(BENCH) --impls $(GCM_IMPLS) --ops gcm-enc,gcm-dec --keys 128,256 \
@@ -84,8 +109,12 @@ perf-doc: speed-full
 	  --impls aesir/default,openssl-noaesni --ops gcm-enc,gcm-dec \
 	  --keys 128,256 --sizes 16384 --passes 3 --no-limit \
 	  --out $(BUILD)/bench/gcm-sw
+	$(BENCH) --impls $(MODES_IMPLS) --ops modes,gcm-enc,gcm-dec \
+	  --keys 128,256 --sizes $(MODES_SIZES) --passes 2 --rounds 7 --no-limit \
+	  --out $(BUILD)/bench/modes
 	python3 bench/perf_doc.py $(BUILD)/bench docs/PERFORMANCE.md \
-	  $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw
+	  $(BUILD)/bench/keysetup $(BUILD)/bench/gcm $(BUILD)/bench/gcm-sw \
+	  $(BUILD)/bench/modes
 
 # The constant-time check (docs/constant-time.md): every constant-time
 # engine under valgrind memcheck with key and data marked secret must show

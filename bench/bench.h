@@ -61,14 +61,94 @@ enum bench_op {
     OP_GCM_DEC,
     OP_GMAC,
     OP_GHASH,
+    /*
+     * Issue 19's modes. Common rules: the row's key is key_bits / 8 bytes;
+     * a mode that needs a longer key or nonce gets it from bench_op_key()
+     * and bench_op_nonce() (below); no AAD anywhere unless said; a
+     * decryption op's input is its encryption op's output for a random
+     * message and it returns non-zero (run() != 0) when the tag or the
+     * integrity check fails -- bench_op_tag_byte() names a byte whose
+     * change it must refuse.
+     *   xts-enc, xts-dec  XTS-AES (IEEE 1619-2018, SP 800-38E): the XTS
+     *            key is bench_op_key() of 2 x key_bits (32 bytes for
+     *            AES-128, 48 for AES-192, 64 for AES-256: the row's key
+     *            then the row's key XOR 0x5c..., never equal halves); the
+     *            tweak is the data unit number: the first 8 bytes of the
+     *            iv as a little-endian number, as the 16-byte tweak
+     *            block (those 8 bytes, then 8 zero bytes); any length
+     *            >= 16 (ciphertext stealing); out: len bytes.
+     *   ocb-enc, ocb-dec  OCB3 (RFC 7253): 12-byte nonce (iv[0..11]),
+     *            16-byte tag; out/in: ciphertext, then the tag (as GCM).
+     *   ccm-enc, ccm-dec  CCM (SP 800-38C, RFC 3610): 12-byte nonce
+     *            (iv[0..11], so L = 3: messages below 16 MiB), 16-byte
+     *            tag after the ciphertext.
+     *   cmac     CMAC (SP 800-38B, RFC 4493): in: the message (any
+     *            length); out: the 16-byte tag.
+     *   mb-cmac-8  8 independent CMACs per run(), message j under
+     *            bench_mb_key(j) (as mb-cbc-mac-8); out: tag j at 16 * j.
+     *   gcm-siv-enc, gcm-siv-dec  AES-GCM-SIV (RFC 8452), AES-128 and
+     *            AES-256: 12-byte nonce (iv[0..11]), tag after the
+     *            ciphertext.
+     *   siv-enc, siv-dec  AES-SIV (RFC 5297, AES-CMAC-SIV): the SIV key
+     *            is bench_op_key() of 2 x key_bits (AES-128 = a 32-byte
+     *            SIV key); one associated-data string, the 16-byte iv
+     *            (RFC 5297 section 3's nonce as the last header); out/in:
+     *            the synthetic IV V (16 bytes) first, then the ciphertext
+     *            (RFC 5297 section 2.6's output order).
+     *   kw-wrap, kw-unwrap  AES Key Wrap KW (SP 800-38F, RFC 3394) with
+     *            the default ICV: in: len bytes (a multiple of 8, >= 16);
+     *            out: len + 8 (wrap). unwrap: in len + 8, out len; an
+     *            integrity failure returns non-zero.
+     *   aegis128l-enc/-dec, aegis256-enc/-dec, aegis128x2-enc,
+     *   aegis128x4-enc, aegis256x2-enc, aegis256x4-enc
+     *            AEGIS (draft-irtf-cfrg-aegis-aead): the 128 variants at
+     *            AES-128 only (16-byte key, nonce = the 16-byte iv), the
+     *            256 variants at AES-256 only (32-byte key, 32-byte
+     *            nonce = bench_op_nonce()); 32-byte tag (libsodium's
+     *            only size) after the ciphertext.
+     *   xaes-gcm-enc  XAES-256-GCM (C2SP): AES-256 only, 24-byte nonce
+     *            (bench_op_nonce()), 16-byte tag after the ciphertext.
+     */
+    OP_XTS_ENC,
+    OP_XTS_DEC,
+    OP_OCB_ENC,
+    OP_OCB_DEC,
+    OP_CCM_ENC,
+    OP_CCM_DEC,
+    OP_CMAC,
+    OP_MB_CMAC_8,
+    OP_GCM_SIV_ENC,
+    OP_GCM_SIV_DEC,
+    OP_SIV_ENC,
+    OP_SIV_DEC,
+    OP_KW_WRAP,
+    OP_KW_UNWRAP,
+    OP_AEGIS128L_ENC,
+    OP_AEGIS128L_DEC,
+    OP_AEGIS256_ENC,
+    OP_AEGIS256_DEC,
+    OP_AEGIS128X2_ENC,
+    OP_AEGIS128X4_ENC,
+    OP_AEGIS256X2_ENC,
+    OP_AEGIS256X4_ENC,
+    OP_XAES_GCM_ENC,
     OP_COUNT
 };
+
+/* A set of ops: bit (1 << op). */
+typedef uint64_t bench_ops;
+#define BENCH_OP_BIT(op) ((bench_ops)1 << (op))
 
 /* Short names used on the command line and in CSV/JSON: "ecb-enc",
  * "ecb-dec", "cbc-enc", "cbc-dec", "cfb128-enc", "cfb128-dec", "ofb",
  * "ctr", "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
  * "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
- * "gcm-enc", "gcm-dec", "gmac", "ghash". */
+ * "gcm-enc", "gcm-dec", "gmac", "ghash", "xts-enc", "xts-dec",
+ * "ocb-enc", "ocb-dec", "ccm-enc", "ccm-dec", "cmac", "mb-cmac-8",
+ * "gcm-siv-enc", "gcm-siv-dec", "siv-enc", "siv-dec", "kw-wrap",
+ * "kw-unwrap", "aegis128l-enc", "aegis128l-dec", "aegis256-enc",
+ * "aegis256-dec", "aegis128x2-enc", "aegis128x4-enc", "aegis256x2-enc",
+ * "aegis256x4-enc", "xaes-gcm-enc". */
 const char *bench_op_name(enum bench_op op);
 /* -1 when unknown. */
 int bench_op_parse(const char *name);
@@ -87,13 +167,42 @@ int bench_op_is_mb(enum bench_op op);
 /* Non-zero for the multi-buffer CBC-MAC ops. */
 int bench_op_is_mac(enum bench_op op);
 /* Bytes run() writes for messages of len bytes: N x len, or N x 16 for
- * the MAC ops; len + 16 for gcm-enc (the tag), 16 for gmac and ghash. */
+ * the MAC ops; len + 16 for gcm-enc (the tag), 16 for gmac and ghash;
+ * len + the tag for issue 19's encryption ops (+ 8 for kw-wrap), 16 for
+ * cmac, 8 x 16 for mb-cmac-8. */
 size_t bench_op_out_bytes(enum bench_op op, size_t len);
 /* Bytes run() reads for messages of len bytes: len, N x len for the
- * multi-buffer ops, len + 16 for gcm-dec (the tag). */
+ * multi-buffer ops, len + 16 for gcm-dec (the tag), len + the tag (or +8)
+ * for issue 19's decryption ops. */
 size_t bench_op_in_bytes(enum bench_op op, size_t len);
 /* Non-zero for the GCM ops (gcm-enc, gcm-dec, gmac, ghash). */
 int bench_op_is_gcm(enum bench_op op);
+/* Non-zero for issue 19's ops (xts-enc .. xaes-gcm-enc). */
+int bench_op_is_mode19(enum bench_op op);
+/* For a decryption op, its encryption op (whose output is its input);
+ * -1 for the others. */
+int bench_op_enc_of(enum bench_op op);
+/* Non-zero when op's run() must refuse its input with the byte at
+ * bench_op_tag_byte(op, len) changed (a tag or integrity check), -1 when
+ * it has none (encryption ops, xts-dec). */
+long bench_op_tag_byte(enum bench_op op, size_t len);
+/* Non-zero when op takes a message of len bytes (XTS: >= 16; KW: a
+ * multiple of 8, >= 16; ECB, CBC and GHASH: whole blocks). */
+int bench_op_len_ok(enum bench_op op, size_t len);
+/* Non-zero when op runs at key_bits (AEGIS and XAES: one key size each;
+ * GCM-SIV: 128 and 256). */
+int bench_op_key_ok(enum bench_op op, unsigned key_bits);
+/* The op's key when it is longer than the row's (XTS, SIV: n = 2 x
+ * key_bits / 8): the row's key, then the row's key with every byte XORed
+ * with 0x5c. out gets n bytes (at most 64). */
+void bench_op_key(const uint8_t *key, unsigned key_bits, uint8_t *out,
+                  size_t n);
+/* The op's nonce when longer than 16 bytes (AEGIS-256: 32, XAES: 24):
+ * the iv, then the iv with every byte XORed with 0x5c. */
+void bench_op_nonce(const uint8_t iv[16], uint8_t *out, size_t n);
+/* XTS: the 16-byte tweak of the iv (see xts-enc above). */
+void bench_xts_tweak(const uint8_t iv[16], uint8_t tweak[16]);
+
 /* Key (key_bits / 8 bytes) and IV of message j of a multi-buffer run. */
 void bench_mb_key(const uint8_t *key, unsigned key_bits, unsigned j,
                   uint8_t *out);
@@ -135,6 +244,11 @@ struct bench_impl {
      * and one AES block, more work than the op asks. --check verifies it
      * against GMAC's reference. */
     int ghash_is_gmac;
+    /* Optional: the longest message op takes, when the library has a
+     * limit (intel-ipsec-mb's jobs: under 64 KiB for CMAC and CCM, which
+     * cannot be split); NULL or 0: none. Longer rows are not timed for
+     * this impl (the cell stays empty) and not verified. */
+    size_t (*max_len)(enum bench_op op);
 };
 
 /*

@@ -16,11 +16,49 @@
  * ---------------------------------------------------------------- */
 
 static const char *const op_names[] = {
-    "ecb-enc",      "ecb-dec",      "cbc-enc",      "cbc-dec",
-    "cfb128-enc",   "cfb128-dec",   "ofb",          "ctr",
-    "mb-cbc-enc-1", "mb-cbc-enc-4", "mb-cbc-enc-8", "mb-cbc-enc-16",
-    "mb-cbc-mac-1", "mb-cbc-mac-4", "mb-cbc-mac-8", "mb-cbc-mac-16",
-    "gcm-enc",      "gcm-dec",      "gmac",         "ghash",
+    "ecb-enc",
+    "ecb-dec",
+    "cbc-enc",
+    "cbc-dec",
+    "cfb128-enc",
+    "cfb128-dec",
+    "ofb",
+    "ctr",
+    "mb-cbc-enc-1",
+    "mb-cbc-enc-4",
+    "mb-cbc-enc-8",
+    "mb-cbc-enc-16",
+    "mb-cbc-mac-1",
+    "mb-cbc-mac-4",
+    "mb-cbc-mac-8",
+    "mb-cbc-mac-16",
+    "gcm-enc",
+    "gcm-dec",
+    "gmac",
+    "ghash",
+    "xts-enc",
+    "xts-dec",
+    "ocb-enc",
+    "ocb-dec",
+    "ccm-enc",
+    "ccm-dec",
+    "cmac",
+    "mb-cmac-8",
+    "gcm-siv-enc",
+    "gcm-siv-dec",
+    "siv-enc",
+    "siv-dec",
+    "kw-wrap",
+    "kw-unwrap",
+    "aegis128l-enc",
+    "aegis128l-dec",
+    "aegis256-enc",
+    "aegis256-dec",
+    "aegis128x2-enc",
+    "aegis128x4-enc",
+    "aegis256x2-enc",
+    "aegis256x4-enc",
+    "xaes-gcm-enc",
 };
 _Static_assert(sizeof(op_names) / sizeof(op_names[0]) == OP_COUNT,
                "every operation of bench.h needs a name here");
@@ -40,7 +78,8 @@ int bench_op_parse(const char *name)
 
 int bench_op_is_mb(enum bench_op op)
 {
-    return op >= OP_MB_CBC_ENC_1 && op <= OP_MB_CBC_MAC_16;
+    return (op >= OP_MB_CBC_ENC_1 && op <= OP_MB_CBC_MAC_16) ||
+           op == OP_MB_CMAC_8;
 }
 
 int bench_op_is_mac(enum bench_op op)
@@ -53,22 +92,162 @@ int bench_op_is_gcm(enum bench_op op)
     return op >= OP_GCM_ENC && op <= OP_GHASH;
 }
 
-size_t bench_op_out_bytes(enum bench_op op, size_t len)
+int bench_op_is_mode19(enum bench_op op)
+{
+    return op >= OP_XTS_ENC && op < OP_COUNT;
+}
+
+/* The bytes an encryption op adds to the message (its tag, V, or KW's
+ * integrity block). */
+static size_t op_expansion(enum bench_op op)
 {
     switch (op) {
     case OP_GCM_ENC:
-        return len + 16;
+    case OP_GCM_DEC:
+    case OP_OCB_ENC:
+    case OP_OCB_DEC:
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+    case OP_GCM_SIV_ENC:
+    case OP_GCM_SIV_DEC:
+    case OP_SIV_ENC:
+    case OP_SIV_DEC:
+    case OP_XAES_GCM_ENC:
+        return 16;
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return 8;
+    case OP_AEGIS128L_ENC:
+    case OP_AEGIS128L_DEC:
+    case OP_AEGIS256_ENC:
+    case OP_AEGIS256_DEC:
+    case OP_AEGIS128X2_ENC:
+    case OP_AEGIS128X4_ENC:
+    case OP_AEGIS256X2_ENC:
+    case OP_AEGIS256X4_ENC:
+        return 32;
+    default:
+        return 0;
+    }
+}
+
+int bench_op_enc_of(enum bench_op op)
+{
+    switch (op) {
+    case OP_GCM_DEC:
+        return OP_GCM_ENC;
+    case OP_XTS_DEC:
+        return OP_XTS_ENC;
+    case OP_OCB_DEC:
+        return OP_OCB_ENC;
+    case OP_CCM_DEC:
+        return OP_CCM_ENC;
+    case OP_GCM_SIV_DEC:
+        return OP_GCM_SIV_ENC;
+    case OP_SIV_DEC:
+        return OP_SIV_ENC;
+    case OP_KW_UNWRAP:
+        return OP_KW_WRAP;
+    case OP_AEGIS128L_DEC:
+        return OP_AEGIS128L_ENC;
+    case OP_AEGIS256_DEC:
+        return OP_AEGIS256_ENC;
+    default:
+        return -1;
+    }
+}
+
+long bench_op_tag_byte(enum bench_op op, size_t len)
+{
+    if (bench_op_enc_of(op) < 0 || op == OP_XTS_DEC)
+        return -1;
+    /* SIV's V and KW's integrity block come first; the tags last */
+    if (op == OP_SIV_DEC || op == OP_KW_UNWRAP)
+        return 0;
+    return (long)(len + op_expansion(op) - 1);
+}
+
+int bench_op_len_ok(enum bench_op op, size_t len)
+{
+    switch (op) {
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return len >= 16;
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return len >= 16 && len % 8 == 0;
+    default:
+        return bench_op_is_stream(op) || len % 16 == 0;
+    }
+}
+
+int bench_op_key_ok(enum bench_op op, unsigned key_bits)
+{
+    if (key_bits != 128 && key_bits != 192 && key_bits != 256)
+        return 0;
+    switch (op) {
+    case OP_GCM_SIV_ENC:
+    case OP_GCM_SIV_DEC:
+        return key_bits != 192;
+    case OP_AEGIS128L_ENC:
+    case OP_AEGIS128L_DEC:
+    case OP_AEGIS128X2_ENC:
+    case OP_AEGIS128X4_ENC:
+        return key_bits == 128;
+    case OP_AEGIS256_ENC:
+    case OP_AEGIS256_DEC:
+    case OP_AEGIS256X2_ENC:
+    case OP_AEGIS256X4_ENC:
+    case OP_XAES_GCM_ENC:
+        return key_bits == 256;
+    default:
+        return 1;
+    }
+}
+
+void bench_op_key(const uint8_t *key, unsigned key_bits, uint8_t *out, size_t n)
+{
+    size_t kb = key_bits / 8;
+
+    for (size_t i = 0; i < n && i < 64; i++)
+        out[i] = (uint8_t)(key[i % kb] ^ (i >= kb ? 0x5c : 0));
+}
+
+void bench_op_nonce(const uint8_t iv[16], uint8_t *out, size_t n)
+{
+    for (size_t i = 0; i < n && i < 32; i++)
+        out[i] = (uint8_t)(iv[i % 16] ^ (i >= 16 ? 0x5c : 0));
+}
+
+void bench_xts_tweak(const uint8_t iv[16], uint8_t tweak[16])
+{
+    memcpy(tweak, iv, 8);
+    memset(tweak + 8, 0, 8);
+}
+
+size_t bench_op_out_bytes(enum bench_op op, size_t len)
+{
+    switch (op) {
     case OP_GMAC:
     case OP_GHASH:
+    case OP_CMAC:
         return 16;
+    case OP_MB_CMAC_8:
+        return 8 * 16;
     default:
+        if (bench_op_enc_of(op) >= 0)
+            return len;
+        if (op_expansion(op) > 0)
+            return len + op_expansion(op);
         return bench_op_messages(op) * (bench_op_is_mac(op) ? 16 : len);
     }
 }
 
 size_t bench_op_in_bytes(enum bench_op op, size_t len)
 {
-    return op == OP_GCM_DEC ? len + 16 : bench_op_messages(op) * len;
+    if (bench_op_enc_of(op) >= 0)
+        return len + op_expansion(op);
+    return bench_op_messages(op) * len;
 }
 
 unsigned bench_op_messages(enum bench_op op)
@@ -79,6 +258,7 @@ unsigned bench_op_messages(enum bench_op op)
         return 4;
     case OP_MB_CBC_ENC_8:
     case OP_MB_CBC_MAC_8:
+    case OP_MB_CMAC_8:
         return 8;
     case OP_MB_CBC_ENC_16:
     case OP_MB_CBC_MAC_16:
@@ -103,13 +283,15 @@ void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16])
     out[15] ^= (uint8_t)j;
 }
 
-/* Stream modes and GCM take any length; ECB, CBC and GHASH whole
- * blocks. */
+/* Stream modes, GCM and most of issue 19's modes take any length; ECB,
+ * CBC and GHASH whole blocks (XTS and KW: bench_op_len_ok). */
 int bench_op_is_stream(enum bench_op op)
 {
     return op == OP_CFB128_ENC || op == OP_CFB128_DEC || op == OP_OFB ||
            op == OP_CTR || op == OP_GCM_ENC || op == OP_GCM_DEC ||
-           op == OP_GMAC;
+           op == OP_GMAC ||
+           (bench_op_is_mode19(op) && op != OP_XTS_ENC && op != OP_XTS_DEC &&
+            op != OP_KW_WRAP && op != OP_KW_UNWRAP && op != OP_MB_CMAC_8);
 }
 
 /* Ops that need the decryption key schedule. */
@@ -218,7 +400,7 @@ int bench_runnable(const struct bench_run *r, size_t i, enum bench_op op,
                    unsigned key_index)
 {
     const struct bench_impl_state *s = &r->impls[i];
-    uint32_t bit = 1u << op;
+    bench_ops bit = BENCH_OP_BIT(op);
     return s->usable && (s->verified[key_index] & bit) && !(s->dropped & bit);
 }
 

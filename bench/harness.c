@@ -161,7 +161,7 @@ static void probe_impls(struct bench_run *r, FILE *log)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)
             for (int op = 0; op < OP_COUNT; op++)
                 if (s->impl->supports((enum bench_op)op, bench_key_bits(k)))
-                    s->claimed[k] |= 1u << op;
+                    s->claimed[k] |= BENCH_OP_BIT(op);
     }
 }
 

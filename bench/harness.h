@@ -75,7 +75,7 @@ const char *bench_peers_missing(void); /* "wolfssl (library not found) ..." */
  * ---------------------------------------------------------------- */
 
 struct bench_config {
-    uint32_t ops;                  /* bit (1u << op) per operation */
+    bench_ops ops;                 /* bit BENCH_OP_BIT(op) per operation */
     unsigned keys;                 /* bit k: key index k (128/192/256) */
     size_t sizes[BENCH_MAX_SIZES]; /* message sizes, ascending */
     size_t nsizes;
@@ -110,15 +110,17 @@ void bench_config_full(struct bench_config *cfg);
  * twice, and no item that names only what another one names ("ctr,all",
  * "1k,1024").
  *   ops:   op names ("cbc-dec"), mode names meaning all of their ops
- *          ("cbc" = cbc-enc,cbc-dec; "gcm" = gcm-enc,gcm-dec; "mb" = the
- *          eight multi-buffer ops),
- *          "main" (the default set), "all".
+ *          ("cbc" = cbc-enc,cbc-dec; "gcm" = gcm-enc,gcm-dec, not
+ *          gcm-siv; "mb" = the nine multi-buffer ops; "aegis128l" =
+ *          aegis128l-enc,aegis128l-dec), "main" (the default set),
+ *          "modes" (issue 19's: xts-enc .. xaes-gcm-enc), "blocks" (every
+ *          op before them), "all".
  *   keys:  128,192,256 (or "all").
  *   sizes: bytes 1..64M, with an optional k/K (x1024) or m/M (x1048576)
  *          suffix (args_size()), or "all" (the grid); at most
  *          BENCH_MAX_SIZES different sizes, sorted.
  */
-int bench_parse_ops(const char *list, uint32_t *ops, char *err, size_t cap);
+int bench_parse_ops(const char *list, bench_ops *ops, char *err, size_t cap);
 int bench_parse_keys(const char *list, unsigned *keys, char *err, size_t cap);
 int bench_parse_sizes(const char *list, size_t *sizes, size_t *nsizes,
                       char *err, size_t cap);
@@ -165,10 +167,10 @@ struct bench_keysetup {
 
 struct bench_impl_state {
     const struct bench_impl *impl;
-    int usable;                     /* probe() said yes */
-    uint32_t claimed[BENCH_NKEYS];  /* op bits supports() said yes to */
-    uint32_t verified[BENCH_NKEYS]; /* op bits that matched aesir ref */
-    uint32_t dropped;               /* op bits dropped after a failure */
+    int usable;                      /* probe() said yes */
+    bench_ops claimed[BENCH_NKEYS];  /* op bits supports() said yes to */
+    bench_ops verified[BENCH_NKEYS]; /* op bits that matched aesir ref */
+    bench_ops dropped;               /* op bits dropped after a failure */
     struct bench_keysetup ks[BENCH_NKEYS][BENCH_KS_KINDS]; /* [key][kind] */
 };
 
@@ -212,7 +214,7 @@ void bench_free(struct bench_run *r);
  * (or a failing setup()/run()) drops the impl for that op, adds a note
  * and prints it loudly to log. Returns the number of failures.
  */
-unsigned bench_verify(struct bench_run *r, uint32_t ops, unsigned keys,
+unsigned bench_verify(struct bench_run *r, bench_ops ops, unsigned keys,
                       FILE *log);
 
 /* bench_measure -- times the configured grid. Returns 0, or -1 when a

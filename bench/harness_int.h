@@ -27,21 +27,35 @@
 /* Most rounds kept per impl and row: rounds + reruns (3 x rounds). */
 #define BENCH_MAX_SAMPLES 64
 
-/* Sets of ops (bit 1u << op). */
+/* Sets of ops (bench_ops: bit BENCH_OP_BIT(op)). */
+#define B_(op) BENCH_OP_BIT(op)
 #define OPS_MB_ENC                                                             \
-    ((1u << OP_MB_CBC_ENC_1) | (1u << OP_MB_CBC_ENC_4) |                       \
-     (1u << OP_MB_CBC_ENC_8) | (1u << OP_MB_CBC_ENC_16))
+    (B_(OP_MB_CBC_ENC_1) | B_(OP_MB_CBC_ENC_4) | B_(OP_MB_CBC_ENC_8) |         \
+     B_(OP_MB_CBC_ENC_16))
 #define OPS_MB                                                                 \
-    (OPS_MB_ENC | (1u << OP_MB_CBC_MAC_1) | (1u << OP_MB_CBC_MAC_4) |          \
-     (1u << OP_MB_CBC_MAC_8) | (1u << OP_MB_CBC_MAC_16))
-#define OPS_GCM                                                                \
-    ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC) | (1u << OP_GMAC) |               \
-     (1u << OP_GHASH))
-/* The default run: the CBC-MAC ops only with --full or --ops. */
+    (OPS_MB_ENC | B_(OP_MB_CBC_MAC_1) | B_(OP_MB_CBC_MAC_4) |                  \
+     B_(OP_MB_CBC_MAC_8) | B_(OP_MB_CBC_MAC_16) | B_(OP_MB_CMAC_8))
+#define OPS_GCM (B_(OP_GCM_ENC) | B_(OP_GCM_DEC) | B_(OP_GMAC) | B_(OP_GHASH))
+/* The default run: the CBC-MAC ops only with --full or --ops; issue 19's
+ * modes only with --full or --ops (e.g. --ops modes). */
 #define OPS_MAIN                                                               \
-    ((1u << OP_CTR) | (1u << OP_CBC_ENC) | (1u << OP_CBC_DEC) |                \
-     (1u << OP_ECB_ENC) | OPS_MB_ENC | OPS_GCM)
-#define OPS_ALL ((1u << OP_COUNT) - 1)
+    (B_(OP_CTR) | B_(OP_CBC_ENC) | B_(OP_CBC_DEC) | B_(OP_ECB_ENC) |           \
+     OPS_MB_ENC | OPS_GCM)
+#define OPS_ALL ((bench_ops)-1 >> (64 - OP_COUNT))
+/* Issue 19's modes and MACs: xts-enc .. xaes-gcm-enc ("modes"); the ops
+ * before them ("blocks": what the grid had before issue 19). */
+#define OPS_MODES19 (OPS_ALL & ~(B_(OP_XTS_ENC) - 1))
+#define OPS_BLOCKS (OPS_ALL & ~OPS_MODES19)
+_Static_assert(OP_COUNT <= 64, "bench_ops has 64 bits");
+
+/* bench_len_fits -- non-zero when impl takes op's messages of len bytes
+ * (bench_impl.max_len). */
+static inline int bench_len_fits(const struct bench_impl *im, enum bench_op op,
+                                 size_t len)
+{
+    size_t max = im->max_len != NULL ? im->max_len(op) : 0;
+    return max == 0 || len <= max;
+}
 
 /* Stream modes take any length; ECB and CBC whole blocks. */
 int bench_op_is_stream(enum bench_op op);
@@ -92,6 +106,21 @@ int bench_gcm_ref(enum bench_op op, const uint8_t *key, unsigned bits,
 /* bench_gcm_ref_selftest -- the reference against the GCM
  * specification's test cases; 0 when it passes. */
 int bench_gcm_ref_selftest(void);
+
+/* ------------------------------------------------------------------
+ * modes_ref.c
+ * ---------------------------------------------------------------- */
+
+/* bench_mode_ref -- an encryption op of issue 19 (or cmac, mb-cmac-8)
+ * with the op's reference impl (see modes_ref.c): out receives
+ * bench_op_out_bytes(op, len). 0, or -1 (no impl claims it, or it
+ * failed). */
+int bench_mode_ref(const struct bench_run *r, enum bench_op op,
+                   const uint8_t *key, unsigned bits, const uint8_t iv[16],
+                   uint8_t *out, const uint8_t *in, size_t len);
+/* bench_mode_ref_name -- the name of that impl, NULL when none. */
+const char *bench_mode_ref_name(const struct bench_run *r, enum bench_op op,
+                                unsigned bits);
 
 /* ------------------------------------------------------------------
  * timing.c

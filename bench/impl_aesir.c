@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "aesir.h"
+#include "impl_aesir_modes.h"
 
 #define AESIR_BENCH_SLOTS 24
 
@@ -62,6 +63,7 @@ struct aesir_bench_ctx {
     aesir_aes *mkey[AESIR_BENCH_MB];
     uint8_t miv[AESIR_BENCH_MB][16];
     aesir_cbc_job jobs[AESIR_BENCH_MB];
+    void *m19; /* issue 19's ops: impl_aesir_modes.c's context */
 };
 
 /* "aesir/<engine>" and the engine's name (the library's string), filled
@@ -105,7 +107,9 @@ static unsigned dirs_for(enum bench_op op)
  * hardware engines. */
 static int supports_engine(size_t i, enum bench_op op, unsigned key_bits)
 {
-    if (bench_op_is_mb(op))
+    if (bench_op_is_mode19(op))
+        return aesir_modes_supports(aesir_engine_name(i), op, key_bits);
+    if (bench_op_is_mb(op) && op != OP_MB_CMAC_8)
         return (key_bits == 128 || key_bits == 192 || key_bits == 256) &&
                (aesir_engine_flags(i) & AESIR_ENGINE_HARDWARE);
     return aesir_bench_supports(op, key_bits);
@@ -166,6 +170,14 @@ static void *setup_named(const char *engine, enum bench_op op,
     memset(c, 0, sizeof(*c));
     c->op = op;
     memcpy(c->iv, iv, 16);
+    if (bench_op_is_mode19(op)) {
+        c->m19 = aesir_modes_setup(engine, op, key, key_bits, iv);
+        if (c->m19 == NULL) {
+            free(c);
+            return NULL;
+        }
+        return c;
+    }
     if (bench_op_is_gcm(op)) {
         c->gkey = aligned_alloc(64, sizeof(aesir_gcm_key));
         if (c->gkey == NULL || aesir_gcm_init_ex(c->gkey, key, key_bits / 8,
@@ -254,6 +266,8 @@ static int aesir_bench_run(void *ctx, uint8_t *out, const uint8_t *in,
     struct aesir_bench_ctx *c = ctx;
     size_t n;
 
+    if (c->m19 != NULL)
+        return aesir_modes_run(c->m19, out, in, len);
     if (bench_op_is_mb(c->op))
         return run_mb(c, out, in, len);
     switch (c->op) {
@@ -297,6 +311,11 @@ static void aesir_bench_release(void *ctx)
 
     if (c == NULL)
         return;
+    if (c->m19 != NULL) {
+        aesir_modes_release(c->m19);
+        free(c);
+        return;
+    }
     for (unsigned j = 1; j < c->nmsg; j++)
         if (c->mkey[j] != NULL) {
             aesir_aes_clear(c->mkey[j]);
@@ -335,7 +354,7 @@ static void aesir_bench_release(void *ctx)
 #define IMPL(i)                                                                \
     {                                                                          \
         slot_name[i], "aesir", probe_##i, supports_##i, setup_##i,             \
-            aesir_bench_run, aesir_bench_release, keysetup_##i, 0              \
+            aesir_bench_run, aesir_bench_release, keysetup_##i, 0, NULL        \
     }
 
 SLOT(0)
@@ -374,7 +393,10 @@ static const struct bench_impl slots[AESIR_BENCH_SLOTS] = {
  * ops with the default AES and GHASH engines, and ghash as GMAC. */
 static int default_supports(enum bench_op op, unsigned key_bits)
 {
-    return (bench_op_is_mb(op) || bench_op_is_gcm(op)) &&
+    if (bench_op_is_mode19(op))
+        return aesir_modes_supports(NULL, op, key_bits);
+    return ((bench_op_is_mb(op) && op != OP_MB_CMAC_8) ||
+            bench_op_is_gcm(op)) &&
            (key_bits == 128 || key_bits == 192 || key_bits == 256);
 }
 

@@ -838,6 +838,22 @@ static void compute_bounds(struct bench_limit *l)
         l->gcm_bound_tsc_cpb[k] =
             l->gcm_bound_cpb[k] * l->tsc_ghz / l->core_ghz;
     }
+    /* one chain: every round waits for the one before (latency, not
+     * throughput) */
+    if (l->aes[BENCH_LIMIT_XMM].present &&
+        l->aes[BENCH_LIMIT_XMM].latency_cycles > 0) {
+        double lat = l->aes[BENCH_LIMIT_XMM].latency_cycles;
+        double last = l->aes_last[BENCH_LIMIT_XMM].present &&
+                              l->aes_last[BENCH_LIMIT_XMM].latency_cycles > 0
+                          ? l->aes_last[BENCH_LIMIT_XMM].latency_cycles
+                          : lat;
+        for (int k = 0; k < BENCH_LIMIT_KEYS; k++) {
+            double cpb = ((rounds[k] - 1) * lat + last) / 16;
+            l->chain_bound_cpb[k] = cpb;
+            l->chain_bound_tsc_cpb[k] = cpb * l->tsc_ghz / l->core_ghz;
+            l->chain_bound_gbps[k] = l->core_ghz / cpb;
+        }
+    }
     if (l->best_width < 0)
         return;
     for (int k = 0; k < BENCH_LIMIT_KEYS; k++) {
@@ -948,6 +964,16 @@ void bench_limit_print(const struct bench_limit *l, FILE *f)
                 l->core_ghz_max / l->ctr_bound_cpb[0]);
     } else if (l->measured) {
         fprintf(f, "  CTR bound: no AES instructions on this CPU\n");
+    }
+    if (l->measured && l->chain_bound_cpb[0] > 0) {
+        fprintf(f, "  one-chain bound (cmac, ccm-*, siv-*): R-1 aesenc + "
+                   "aesenclast xmm latencies per block\n");
+        fprintf(f, "  %-8s %12s %9s %9s %9s\n", "", "cycles/block", "c/B",
+                "TSC c/B", "GB/s");
+        for (int k = 0; k < BENCH_LIMIT_KEYS; k++)
+            fprintf(f, "  %-8s %12.1f %9.4f %9.4f %9.2f\n", kname[k],
+                    16 * l->chain_bound_cpb[k], l->chain_bound_cpb[k],
+                    l->chain_bound_tsc_cpb[k], l->chain_bound_gbps[k]);
     }
     if (l->gcm_measured) {
         fprintf(f, "  GCM bound (gcm-enc/gcm-dec), zmm: per 64 blocks 16(NR+1) "

@@ -121,6 +121,13 @@ struct bench_limit {
     double gcm_bound_cpb[BENCH_LIMIT_KEYS];     /* core cycles/byte */
     double gcm_bound_tsc_cpb[BENCH_LIMIT_KEYS]; /* TSC cycles/byte */
     double gcm_bound_gbps[BENCH_LIMIT_KEYS];    /* at core_ghz */
+    /* The one-chain latency bound (cmac, ccm-*, siv-*: one CBC-MAC chain
+     * per message): per block, R-1 aesenc and one aesenclast xmm one after
+     * the other, each at its measured latency (the message XOR folds into
+     * the last round key, off the chain); 0 when not measured. */
+    double chain_bound_cpb[BENCH_LIMIT_KEYS];     /* core cycles/byte */
+    double chain_bound_tsc_cpb[BENCH_LIMIT_KEYS]; /* TSC cycles/byte */
+    double chain_bound_gbps[BENCH_LIMIT_KEYS];    /* at core_ghz */
     double memcpy_gbps_16k; /* bytes copied per second / 1e9, median */
     double memcpy_gbps_1m;
     double seconds; /* wall time bench_limit_run() took */

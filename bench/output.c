@@ -134,8 +134,8 @@ void bench_print_header(const struct bench_run *r, FILE *f,
             r->cfg.rounds, r->cfg.round_ms, r->cfg.slack,
             1 + (r->cfg.slack - 1) / 3, 3 * r->cfg.rounds, r->cfg.passes,
             r->cfg.passes == 1 ? "" : "es");
-    if (r->cfg.ops & ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC) |
-                      (1u << OP_GMAC) | (1u << OP_GHASH)))
+    if (r->cfg.ops & (BENCH_OP_BIT(OP_GCM_ENC) | BENCH_OP_BIT(OP_GCM_DEC) |
+                      BENCH_OP_BIT(OP_GMAC) | BENCH_OP_BIT(OP_GHASH)))
         fprintf(f, "gcm:     12-byte IV, 16-byte tag; gcm-enc, gcm-dec: no "
                    "AAD (gcm-dec verifies the tag);\n"
                    "         gmac: tag over AAD = the message, no plaintext; "
@@ -232,21 +232,71 @@ static long best_peer(const struct bench_run *r, const struct column *c,
     return best;
 }
 
+enum bench_bound_kind bench_op_bound_kind(enum bench_op op)
+{
+    switch (op) {
+    case OP_GMAC:
+    case OP_GHASH:
+    case OP_KW_WRAP: /* 6 serial passes: no bound row */
+    case OP_KW_UNWRAP:
+        return BOUND_NONE;
+    case OP_GCM_ENC:
+    case OP_GCM_DEC:
+    case OP_GCM_SIV_ENC: /* AES + carry-less multiplies, as GCM */
+    case OP_GCM_SIV_DEC:
+    case OP_XAES_GCM_ENC:
+        return BOUND_GCM;
+    case OP_CMAC:
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+    case OP_SIV_ENC:
+    case OP_SIV_DEC:
+        return BOUND_CHAIN;
+    default:
+        /* AEGIS runs AES rounds, not AES: no bound */
+        if (op >= OP_AEGIS128L_ENC && op <= OP_AEGIS256X4_ENC)
+            return BOUND_NONE;
+        return BOUND_AES;
+    }
+}
+
+static const char *bound_label(enum bench_op op, int of)
+{
+    switch (bench_op_bound_kind(op)) {
+    case BOUND_GCM:
+        return of ? "  of GCM bound" : "bound (GCM insns)";
+    case BOUND_CHAIN:
+        return of ? "  of chain bound" : "bound (1 chain)";
+    default:
+        return of ? "  of AES bound" : "bound (AES insns)";
+    }
+}
+
 /* The bound of op's table, per key index: the AES bound (CTR), the GCM
- * bound for gcm-enc and gcm-dec, none for gmac and ghash. */
+ * bound for gcm-enc and gcm-dec (and GCM-SIV, XAES-256-GCM), the
+ * one-chain bound for CMAC, CCM and SIV, none for gmac, ghash, KW and
+ * AEGIS. */
 static int bound_of(const struct bench_bound *b, enum bench_op op,
                     const double **gbps, const double **cpb_core,
                     const double **cpb_tsc)
 {
     if (b == NULL)
         return 0;
-    if (op == OP_GMAC || op == OP_GHASH)
+    switch (bench_op_bound_kind(op)) {
+    case BOUND_NONE:
         return 0;
-    if (op == OP_GCM_ENC || op == OP_GCM_DEC) {
+    case BOUND_GCM:
         *gbps = b->gcm_gbps;
         *cpb_core = b->gcm_cpb_core;
         *cpb_tsc = b->gcm_cpb_tsc;
         return b->gcm_valid;
+    case BOUND_CHAIN:
+        *gbps = b->chain_gbps;
+        *cpb_core = b->chain_cpb_core;
+        *cpb_tsc = b->chain_cpb_tsc;
+        return b->chain_valid;
+    default:
+        break;
     }
     *gbps = b->gbps;
     *cpb_core = b->cpb_core;
@@ -326,9 +376,7 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
         fprintf(f, "\n");
     }
     if (bound_of(b, cols[0].op, &gb, &core, &tsc)) {
-        fprintf(f, "%-*s", NAME_W,
-                bench_op_is_gcm(cols[0].op) ? "  of GCM bound"
-                                            : "  of AES bound");
+        fprintf(f, "%-*s", NAME_W, bound_label(cols[0].op, 1));
         for (size_t x = 0; x < ncols; x++) {
             const struct column *col = &cols[x];
             const struct bench_cell *c =
@@ -360,9 +408,7 @@ static void print_bound_row(const struct bench_run *r, FILE *f, unsigned k,
         : r->clock.perf_ok ? core[k]
         : r->clock.has_tsc ? tsc[k]
                            : -1;
-    fprintf(f, "%-*s", NAME_W,
-            bench_op_is_gcm(cols[0].op) ? "bound (GCM insns)"
-                                        : "bound (AES insns)");
+    fprintf(f, "%-*s", NAME_W, bound_label(cols[0].op, 0));
     for (size_t c = 0; c < ncols; c++) {
         snprintf(cell, sizeof(cell), "%s ", fmt3(x, v));
         fprintf(f, "%*s", COL_W, cell);
@@ -445,12 +491,20 @@ static void print_table(const struct bench_run *r, FILE *f, enum bench_op op,
     print_columns(r, f, cols, n, k, cpb, b);
 }
 
-/* print_mb_table -- the multi-buffer ops of one kind (mac: CBC-MAC, else
- * CBC encryption) and key size side by side: a column per number of
- * messages in flight. */
+/* The kind of a multi-buffer op: 0 CBC encryption, 1 CBC-MAC, 2 CMAC. */
+static int mb_kind(enum bench_op op)
+{
+    return op == OP_MB_CMAC_8 ? 2 : bench_op_is_mac(op);
+}
+
+/* print_mb_table -- the multi-buffer ops of one kind (mac: 0 CBC
+ * encryption, 1 CBC-MAC, 2 CMAC) and key size side by side: a column per
+ * number of messages in flight. */
 static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
                            int mac, int cpb, const struct bench_bound *b)
 {
+    static const char *const kind_name[] = {"CBC encryption", "CBC-MAC",
+                                            "CMAC"};
     struct column cols[OP_COUNT];
     size_t n = 0;
     char sz[32], head[32];
@@ -458,8 +512,7 @@ static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
 
     for (int op = 0; op < OP_COUNT; op++)
         if (bench_op_is_mb((enum bench_op)op) &&
-            bench_op_is_mac((enum bench_op)op) == mac &&
-            (r->cfg.ops >> op & 1)) {
+            mb_kind((enum bench_op)op) == mac && (r->cfg.ops >> op & 1)) {
             cols[n].op = (enum bench_op)op;
             cols[n].si = 0;
             cols[n].size = r->cfg.mb_size;
@@ -472,7 +525,7 @@ static void print_mb_table(const struct bench_run *r, FILE *f, unsigned k,
     fprintf(f,
             "\n== multi-buffer %s, AES-%u: N messages of %s in "
             "flight, each with its own key;\n   %s (all N messages)%s ==\n",
-            mac ? "CBC-MAC" : "CBC encryption", bench_key_bits(k),
+            kind_name[mac], bench_key_bits(k),
             bench_size_label(r->cfg.mb_size, sz), unit_of(r, cpb),
             peers ? "; * best peer" : "");
     fprintf(f, "%-*s", NAME_W, "impl");
@@ -512,7 +565,7 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 print_table(r, f, (enum bench_op)op, k, cpb, b);
     for (unsigned k = 0; k < BENCH_NKEYS; k++)
         if (r->cfg.keys >> k & 1)
-            for (int mac = 0; mac <= 1; mac++)
+            for (int mac = 0; mac <= 2; mac++)
                 print_mb_table(r, f, k, mac, cpb, b);
     if (b != NULL && b->valid)
         fprintf(f,
@@ -523,13 +576,22 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                              : " -- NOT saturated: too low a "
                                "rate, the bound is loose");
     if (b != NULL && b->gcm_valid &&
-        (r->cfg.ops & ((1u << OP_GCM_ENC) | (1u << OP_GCM_DEC))))
+        (r->cfg.ops & (BENCH_OP_BIT(OP_GCM_ENC) | BENCH_OP_BIT(OP_GCM_DEC))))
         fprintf(f,
                 "bound: GCM (gcm-enc, gcm-dec) from %s, the mix of one "
                 "block\n       (AES rounds + aggregated-GHASH carry-less "
                 "multiplies + XORs; loads, stores, counters not counted); "
                 "no bound for gmac, ghash\n",
                 b->gcm_insn);
+    if (b != NULL && b->chain_valid &&
+        (r->cfg.ops & (BENCH_OP_BIT(OP_CMAC) | BENCH_OP_BIT(OP_CCM_ENC) |
+                       BENCH_OP_BIT(OP_CCM_DEC) | BENCH_OP_BIT(OP_SIV_ENC) |
+                       BENCH_OP_BIT(OP_SIV_DEC))))
+        fprintf(f,
+                "bound: one chain (cmac, ccm-*, siv-*): nr x aesenc latency "
+                "(%.2f cycles) per block,\n       one CBC-MAC chain per "
+                "message, at the limit row's core clock\n",
+                b->aes_latency);
     if (noisy > 0)
         fprintf(f,
                 "~ %u cells: fewer than half their rounds were clean in "
@@ -888,6 +950,13 @@ static void json_limit(FILE *f, const struct bench_bound *b)
                 "%.6g, \"cpb_tsc\": %.6g}",
                 k ? ", " : "", bench_key_bits(k), b->gbps[k], b->cpb_core[k],
                 b->cpb_tsc[k]);
+    fprintf(f, "], \"chain\": [");
+    for (unsigned k = 0; k < BENCH_NKEYS && b->chain_valid; k++)
+        fprintf(f,
+                "%s{\"key_bits\": %u, \"gbps\": %.6g, \"cpb_core\": "
+                "%.6g, \"cpb_tsc\": %.6g}",
+                k ? ", " : "", bench_key_bits(k), b->chain_gbps[k],
+                b->chain_cpb_core[k], b->chain_cpb_tsc[k]);
     fprintf(f, "], \"gcm\": [");
     for (unsigned k = 0; k < BENCH_NKEYS && b->gcm_valid; k++)
         fprintf(f,

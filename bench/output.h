@@ -36,7 +36,21 @@ struct bench_bound {
     double gcm_gbps[BENCH_NKEYS];
     double gcm_cpb_core[BENCH_NKEYS];
     double gcm_cpb_tsc[BENCH_NKEYS];
+    /* The one-chain latency bound (cmac, ccm-enc, ccm-dec, siv-enc,
+     * siv-dec: one CBC-MAC chain per message, each block waiting for the
+     * last): nr x the latency of one aesenc in a dependent chain (the
+     * limit row's xmm latency) per 16 bytes, at the limit's core clock;
+     * chain_valid = 0 when the latency was not measured. */
+    int chain_valid;
+    double chain_gbps[BENCH_NKEYS];
+    double chain_cpb_core[BENCH_NKEYS];
+    double chain_cpb_tsc[BENCH_NKEYS];
 };
+
+/* Which bound an op's table shows: none, the AES bound, the GCM bound or
+ * the one-chain bound. */
+enum bench_bound_kind { BOUND_NONE, BOUND_AES, BOUND_GCM, BOUND_CHAIN };
+enum bench_bound_kind bench_op_bound_kind(enum bench_op op);
 
 /* What the files say about how the run was made. */
 struct bench_meta {

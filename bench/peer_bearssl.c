@@ -15,9 +15,12 @@
  *
  * Operations: CBC enc/dec and CTR, for 128-, 192- and 256-bit keys. That is
  * all BearSSL's public API offers for AES (plus CTR+CBC-MAC for CCM/EAX):
- * no ECB, CFB or OFB. (The bitsliced block functions are exported from
- * libbearssl but declared only in its private inner.h; CBC with a zero IV
- * is not ECB. Neither is used here.)
+ * no ECB, CFB or OFB. CCM (issue 19's ccm-enc, ccm-dec) through br_ccm on
+ * the backend's ctrcbc class: per message br_ccm_reset (12-byte nonce, no
+ * AAD, the length, 16-byte tag), br_ccm_flip, br_ccm_run, then
+ * br_ccm_get_tag or br_ccm_check_tag. (The bitsliced block functions are
+ * exported from libbearssl but declared only in its private inner.h; CBC with a
+ * zero IV is not ECB. Neither is used here.)
  *
  * In place: BearSSL's run() functions encrypt their buffer in place, so
  * run() first copies in to out and then works on out; the copy is part of
@@ -65,6 +68,8 @@ struct bearssl_backend {
     const br_block_cbcdec_class *(*cbcdec)(void);
     const br_block_ctr_class *(*ctr)(void);
     br_ghash (*ghash)(void); /* 0 when the CPU lacks it */
+    /* CTR + CBC-MAC, for CCM (issue 19) */
+    const br_block_ctrcbc_class *(*ctrcbc)(void);
 };
 
 struct bearssl_ctx {
@@ -72,8 +77,10 @@ struct bearssl_ctx {
         br_aes_gen_cbcenc_keys cbcenc;
         br_aes_gen_cbcdec_keys cbcdec;
         br_aes_gen_ctr_keys ctr;
+        br_aes_gen_ctrcbc_keys ctrcbc;
     } keys;
     br_gcm_context gcm; /* the GCM ops, on keys.ctr */
+    br_ccm_context ccm; /* ccm-enc, ccm-dec, on keys.ctrcbc */
     br_ghash gh;
     enum bench_op op;
     uint8_t iv[16];
@@ -104,6 +111,11 @@ static const br_block_ctr_class *bearssl_ct64_ctr(void)
     return &br_aes_ct64_ctr_vtable;
 }
 
+static const br_block_ctrcbc_class *bearssl_ct64_ctrcbc(void)
+{
+    return &br_aes_ct64_ctrcbc_vtable;
+}
+
 /*
  * The aes_x86ni class instances, fetched once by the probe: each
  * br_aes_x86ni_*_get_vtable() call executes CPUID, which a hypervisor
@@ -113,6 +125,12 @@ static const br_block_ctr_class *bearssl_ct64_ctr(void)
 static const br_block_cbcenc_class *bearssl_x86ni_cbcenc_vt;
 static const br_block_cbcdec_class *bearssl_x86ni_cbcdec_vt;
 static const br_block_ctr_class *bearssl_x86ni_ctr_vt;
+static const br_block_ctrcbc_class *bearssl_x86ni_ctrcbc_vt;
+
+static const br_block_ctrcbc_class *bearssl_x86ni_ctrcbc(void)
+{
+    return bearssl_x86ni_ctrcbc_vt;
+}
 
 static const br_block_cbcenc_class *bearssl_x86ni_cbcenc(void)
 {
@@ -130,17 +148,13 @@ static const br_block_ctr_class *bearssl_x86ni_ctr(void)
 }
 
 static const struct bearssl_backend bearssl_x86ni = {
-    bearssl_x86ni_cbcenc,
-    bearssl_x86ni_cbcdec,
-    bearssl_x86ni_ctr,
-    bearssl_pclmul,
+    bearssl_x86ni_cbcenc, bearssl_x86ni_cbcdec, bearssl_x86ni_ctr,
+    bearssl_pclmul,       bearssl_x86ni_ctrcbc,
 };
 
 static const struct bearssl_backend bearssl_ct64 = {
-    bearssl_ct64_cbcenc,
-    bearssl_ct64_cbcdec,
-    bearssl_ct64_ctr,
-    bearssl_ctmul64,
+    bearssl_ct64_cbcenc, bearssl_ct64_cbcdec, bearssl_ct64_ctr,
+    bearssl_ctmul64,     bearssl_ct64_ctrcbc,
 };
 
 static uint32_t bearssl_load32be(const uint8_t *p)
@@ -154,7 +168,7 @@ static int bearssl_supports(enum bench_op op, unsigned key_bits)
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
     return op == OP_CBC_ENC || op == OP_CBC_DEC || op == OP_CTR ||
-           bench_op_is_gcm(op);
+           bench_op_is_gcm(op) || op == OP_CCM_ENC || op == OP_CCM_DEC;
 }
 
 /* bearssl_init_keys -- the key context for op into keys; 0 on success, -1
@@ -169,6 +183,12 @@ static int bearssl_init_keys(const struct bearssl_backend *be, void *keys,
         if (vt == NULL)
             return -1;
         vt->init(&((br_aes_gen_cbcenc_keys *)keys)->vtable, key, key_bits / 8);
+    } else if (op == OP_CCM_ENC || op == OP_CCM_DEC) {
+        const br_block_ctrcbc_class *vt = be->ctrcbc();
+
+        if (vt == NULL)
+            return -1;
+        vt->init(&((br_aes_gen_ctrcbc_keys *)keys)->vtable, key, key_bits / 8);
     } else if (op == OP_CBC_DEC) {
         const br_block_cbcdec_class *vt = be->cbcdec();
 
@@ -210,6 +230,8 @@ static void *bearssl_setup(const struct bearssl_backend *be, enum bench_op op,
         }
         br_gcm_init(&c->gcm, &c->keys.ctr.vtable, c->gh);
     }
+    if (op == OP_CCM_ENC || op == OP_CCM_DEC)
+        br_ccm_init(&c->ccm, &c->keys.ctrcbc.vtable);
     c->op = op;
     if (iv != NULL)
         memcpy(c->iv, iv, 16);
@@ -234,7 +256,7 @@ static int bearssl_keysetup(const struct bearssl_backend *be, enum bench_op op,
     static const struct bearssl_backend *gh_of;
     static br_ghash gh;
 
-    if (!bearssl_supports(op, key_bits))
+    if (!bearssl_supports(op, key_bits) || op == OP_CCM_ENC || op == OP_CCM_DEC)
         return -1;
     if (bench_op_is_gcm(op)) {
         if (gh_of != be) {
@@ -314,6 +336,17 @@ static int bearssl_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     if (out != in)
         memcpy(out, in, len);
     switch (c->op) {
+    case OP_CCM_ENC: /* br_ccm: 12-byte nonce, no AAD, 16-byte tag */
+    case OP_CCM_DEC:
+        if (!br_ccm_reset(&c->ccm, c->iv, 12, 0, len, 16))
+            return -1;
+        br_ccm_flip(&c->ccm);
+        br_ccm_run(&c->ccm, c->op == OP_CCM_ENC, out, len);
+        if (c->op == OP_CCM_ENC) {
+            br_ccm_get_tag(&c->ccm, out + len);
+            return 0;
+        }
+        return br_ccm_check_tag(&c->ccm, in + len) ? 0 : -1;
     case OP_CBC_ENC:
         if (len % 16 != 0)
             return -1;
@@ -351,6 +384,7 @@ static int bearssl_x86ni_probe(void)
     bearssl_x86ni_cbcenc_vt = br_aes_x86ni_cbcenc_get_vtable();
     bearssl_x86ni_cbcdec_vt = br_aes_x86ni_cbcdec_get_vtable();
     bearssl_x86ni_ctr_vt = br_aes_x86ni_ctr_get_vtable();
+    bearssl_x86ni_ctrcbc_vt = br_aes_x86ni_ctrcbc_get_vtable();
     if (bearssl_x86ni_cbcenc_vt == NULL || bearssl_x86ni_cbcdec_vt == NULL ||
         bearssl_x86ni_ctr_vt == NULL) {
         fprintf(stderr, "bearssl-x86ni: BearSSL's aes_x86ni backend is not "

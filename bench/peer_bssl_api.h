@@ -35,18 +35,112 @@
 #include <string.h>
 
 #include <openssl/aead.h>
+#include <openssl/aes.h>
 #include <openssl/cipher.h>
+#include <openssl/cmac.h>
 #include <openssl/crypto.h>
 
 #include "bench.h"
 
 struct bssl_ctx {
     enum bench_op op;
-    EVP_AEAD_CTX aead; /* the GCM ops */
+    EVP_AEAD_CTX aead; /* the GCM ops, GCM-SIV */
     EVP_CIPHER_CTX *c; /* the others */
     int has_iv;
     uint8_t iv[16];
+    CMAC_CTX *cmac;  /* cmac */
+    uint8_t key[32]; /* AWS-LC ccm-dec: a new context after a bad tag */
+    unsigned key_bits;
+    AES_KEY kw; /* kw-wrap (encryption schedule), kw-unwrap */
 };
+
+/*
+ * Issue 19's modes (bench.h's conventions): GCM-SIV through
+ * EVP_aead_aes_{128,256}_gcm_siv (EVP_AEAD_CTX_seal / _open, 12-byte
+ * nonce, 16-byte tag after the ciphertext, as the GCM rows); CMAC through
+ * CMAC_CTX (CMAC_Init once; per message CMAC_Reset, CMAC_Update,
+ * CMAC_Final); KW through AES_wrap_key / AES_unwrap_key (RFC 3394, the
+ * default IV) on an AES_KEY set once; XTS-AES-256 on AWS-LC only
+ * (EVP_aes_256_xts: BoringSSL keeps XTS in libdecrepit, which the peer
+ * cache does not build), the tweak re-loaded per message like an IV.
+ * Their CCM AEADs fix a 13-byte nonce (Bluetooth, Matter): not bench.h's
+ * 12-byte one; AWS-LC also has CCM as an EVP_CIPHER (EVP_aes_<n>_ccm,
+ * OpenSSL's calls: SET_IVLEN 12 and SET_TAG 16 at setup, then per message
+ * the IV, the length, Update, GET_TAG or SET_TAG), which its ccm rows use;
+ * BoringSSL has no ccm rows.
+ */
+static int bssl_mode19(enum bench_op op, unsigned key_bits)
+{
+    switch (op) {
+    case OP_GCM_SIV_ENC:
+    case OP_GCM_SIV_DEC:
+        return key_bits == 128 || key_bits == 256;
+    case OP_CMAC:
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return key_bits == 128 || key_bits == 192 || key_bits == 256;
+#ifdef OPENSSL_IS_AWSLC
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return key_bits == 256;
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return key_bits == 128 || key_bits == 192 || key_bits == 256;
+#endif
+    default:
+        return 0;
+    }
+}
+
+#ifdef OPENSSL_IS_AWSLC
+/* AWS-LC's CCM EVP_CIPHER, keyed with a 12-byte nonce and 16-byte tag. */
+static EVP_CIPHER_CTX *bssl_ccm_ctx(enum bench_op op, const uint8_t *key,
+                                    unsigned key_bits)
+{
+    const EVP_CIPHER *cipher = key_bits == 128   ? EVP_aes_128_ccm()
+                               : key_bits == 192 ? EVP_aes_192_ccm()
+                                                 : EVP_aes_256_ccm();
+    int enc = op == OP_CCM_ENC;
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+    if (c == NULL)
+        return NULL;
+    if (!EVP_CipherInit_ex(c, cipher, NULL, NULL, NULL, enc) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, NULL) ||
+        !EVP_CipherInit_ex(c, NULL, NULL, key, NULL, enc)) {
+        EVP_CIPHER_CTX_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static int bssl_ccm_run(EVP_CIPHER_CTX *c, enum bench_op op, const uint8_t *iv,
+                        uint8_t *out, const uint8_t *in, size_t len)
+{
+    uint8_t tag[16];
+    int n = 0, m = 0;
+
+    if (len > INT_MAX)
+        return -1;
+    if (op == OP_CCM_ENC) {
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, -1) ||
+            !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len) ||
+            !EVP_CipherFinal_ex(c, out + n, &m))
+            return -1;
+        return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, out + len)
+                   ? 0
+                   : -1;
+    }
+    memcpy(tag, in + len, 16);
+    if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, iv, -1) ||
+        !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) ||
+        !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len))
+        return -1;
+    return EVP_CipherUpdate(c, out, &n, in, (int)len) > 0 ? 0 : -1;
+}
+#endif
 
 /* Key-setup scratch: one context per op and key size, made on first use. */
 static EVP_CIPHER_CTX *bssl_scratch[OP_COUNT][3];
@@ -82,6 +176,11 @@ static const EVP_CIPHER *bssl_cipher(enum bench_op op, unsigned key_bits)
         return k == 0   ? EVP_aes_128_ctr()
                : k == 1 ? EVP_aes_192_ctr()
                         : EVP_aes_256_ctr();
+#ifdef OPENSSL_IS_AWSLC
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return k == 2 ? EVP_aes_256_xts() : NULL;
+#endif
     default:
         return NULL;
     }
@@ -92,6 +191,10 @@ static const EVP_AEAD *bssl_aead(enum bench_op op, unsigned key_bits)
 {
     int k = bssl_key_index(key_bits);
 
+    if (op == OP_GCM_SIV_ENC || op == OP_GCM_SIV_DEC)
+        return k == 0   ? EVP_aead_aes_128_gcm_siv()
+               : k == 2 ? EVP_aead_aes_256_gcm_siv()
+                        : NULL;
     if (k < 0 || (op != OP_GCM_ENC && op != OP_GCM_DEC && op != OP_GMAC))
         return NULL;
     return k == 0   ? EVP_aead_aes_128_gcm()
@@ -101,7 +204,7 @@ static const EVP_AEAD *bssl_aead(enum bench_op op, unsigned key_bits)
 
 static int bssl_encrypts(enum bench_op op)
 {
-    return op != OP_ECB_DEC && op != OP_CBC_DEC;
+    return op != OP_ECB_DEC && op != OP_CBC_DEC && op != OP_XTS_DEC;
 }
 
 static int bssl_probe(void)
@@ -111,6 +214,8 @@ static int bssl_probe(void)
 
 static int bssl_supports(enum bench_op op, unsigned key_bits)
 {
+    if (bench_op_is_mode19(op))
+        return bssl_mode19(op, key_bits);
     return bssl_cipher(op, key_bits) != NULL || bssl_aead(op, key_bits) != NULL;
 }
 
@@ -122,7 +227,9 @@ static void bssl_release(void *p)
         return;
     if (x->c != NULL)
         EVP_CIPHER_CTX_free(x->c);
-    else
+    else if (x->cmac != NULL)
+        CMAC_CTX_free(x->cmac);
+    else if (x->op != OP_KW_WRAP && x->op != OP_KW_UNWRAP)
         EVP_AEAD_CTX_cleanup(&x->aead);
     OPENSSL_cleanse(x, sizeof(*x));
     free(x);
@@ -134,14 +241,57 @@ static void *bssl_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
     const EVP_CIPHER *cipher = bssl_cipher(op, key_bits);
     const EVP_AEAD *aead = bssl_aead(op, key_bits);
     struct bssl_ctx *x;
+    uint8_t k2[64];
+    int kw = op == OP_KW_WRAP || op == OP_KW_UNWRAP;
 
-    if (cipher == NULL && aead == NULL)
+    if (cipher == NULL && aead == NULL && op != OP_CMAC && !kw &&
+        op != OP_CCM_ENC && op != OP_CCM_DEC)
+        return NULL;
+    if (bench_op_is_mode19(op) && !bssl_mode19(op, key_bits))
         return NULL;
     x = calloc(1, sizeof(*x));
     if (x == NULL)
         return NULL;
     x->op = op;
     memcpy(x->iv, iv, 16);
+    if (op == OP_CMAC) {
+        x->cmac = CMAC_CTX_new();
+        if (x->cmac == NULL || !CMAC_Init(x->cmac, key, key_bits / 8,
+                                          key_bits == 128   ? EVP_aes_128_cbc()
+                                          : key_bits == 192 ? EVP_aes_192_cbc()
+                                                            : EVP_aes_256_cbc(),
+                                          NULL)) {
+            bssl_release(x);
+            return NULL;
+        }
+        return x;
+    }
+    if (kw) {
+        if ((op == OP_KW_WRAP
+                 ? AES_set_encrypt_key(key, key_bits, &x->kw)
+                 : AES_set_decrypt_key(key, key_bits, &x->kw)) != 0) {
+            bssl_release(x);
+            return NULL;
+        }
+        return x;
+    }
+#ifdef OPENSSL_IS_AWSLC
+    if (op == OP_CCM_ENC || op == OP_CCM_DEC) {
+        memcpy(x->key, key, key_bits / 8);
+        x->key_bits = key_bits;
+        x->c = bssl_ccm_ctx(op, key, key_bits);
+        if (x->c == NULL) {
+            bssl_release(x);
+            return NULL;
+        }
+        return x;
+    }
+#endif
+    if (op == OP_XTS_ENC || op == OP_XTS_DEC) {
+        bench_op_key(key, key_bits, k2, 2 * key_bits / 8);
+        bench_xts_tweak(iv, x->iv);
+        key = k2;
+    }
     if (aead != NULL) {
         EVP_AEAD_CTX_zero(&x->aead);
         if (!EVP_AEAD_CTX_init(&x->aead, aead, key, key_bits / 8, 16, NULL)) {
@@ -182,6 +332,45 @@ static int bssl_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
     case OP_GMAC:
         return EVP_AEAD_CTX_seal(&x->aead, out, &n, 16, x->iv, 12, in, 0, in,
                                  len)
+                   ? 0
+                   : -1;
+    case OP_GCM_SIV_ENC:
+        return EVP_AEAD_CTX_seal(&x->aead, out, &n, len + 16, x->iv, 12, in,
+                                 len, NULL, 0)
+                   ? 0
+                   : -1;
+    case OP_GCM_SIV_DEC:
+        return EVP_AEAD_CTX_open(&x->aead, out, &n, len, x->iv, 12, in,
+                                 len + 16, NULL, 0)
+                   ? 0
+                   : -1;
+#ifdef OPENSSL_IS_AWSLC
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        if (x->c == NULL)
+            return -1;
+        if (bssl_ccm_run(x->c, x->op, x->iv, out, in, len) == 0)
+            return 0;
+        /* After a refused tag AWS-LC's CCM context fails every later
+         * message, even re-keyed (measured): a new one, as a caller must
+         * make. Not on the timed path (its tags are good). */
+        EVP_CIPHER_CTX_free(x->c);
+        x->c = bssl_ccm_ctx(x->op, x->key, x->key_bits);
+        return -1;
+#endif
+    case OP_CMAC:
+        return CMAC_Reset(x->cmac) && CMAC_Update(x->cmac, in, len) &&
+                       CMAC_Final(x->cmac, out, &n) && n == 16
+                   ? 0
+                   : -1;
+    case OP_KW_WRAP:
+        return len <= INT_MAX - 8 &&
+                       AES_wrap_key(&x->kw, NULL, out, in, len) == (int)len + 8
+                   ? 0
+                   : -1;
+    case OP_KW_UNWRAP:
+        return len <= INT_MAX - 8 && AES_unwrap_key(&x->kw, NULL, out, in,
+                                                    len + 8) == (int)len
                    ? 0
                    : -1;
     default:

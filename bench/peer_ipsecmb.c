@@ -83,6 +83,8 @@ struct ipsecmb_mb {
     _Alignas(64) uint8_t enc_keys[IPSECMB_KS_BYTES];
     _Alignas(64) uint8_t dec_keys[IPSECMB_KS_BYTES];
     _Alignas(16) uint8_t iv[16];
+    _Alignas(16) uint8_t sk1[16]; /* CMAC subkeys */
+    _Alignas(16) uint8_t sk2[16];
 };
 
 struct ipsecmb_ctx {
@@ -166,10 +168,14 @@ static int ipsecmb_probe(void)
 
 /* ECB, CBC and CTR, every key size (the CTR counter: see the file
  * comment). */
+static int ipsecmb_mode19(enum bench_op op, unsigned key_bits);
+
 static int ipsecmb_supports(enum bench_op op, unsigned key_bits)
 {
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
+    if (bench_op_is_mode19(op))
+        return ipsecmb_mode19(op, key_bits);
     switch (op) {
     case OP_ECB_ENC:
     case OP_ECB_DEC:
@@ -233,11 +239,166 @@ static int ipsecmb_setup_mb(struct ipsecmb_ctx *c, enum bench_op op,
     return 0;
 }
 
+/*
+ * Issue 19's modes. The library (1.3) has CMAC (IMB_AUTH_AES_CMAC for
+ * AES-128, IMB_AUTH_AES_CMAC_256) and CCM (IMB_CIPHER_CCM with
+ * IMB_AUTH_AES_CCM, AES-128 and AES-256), both through the job manager;
+ * no XTS, OCB, SIV, GCM-SIV, KW or AEGIS.
+ *   cmac:      one hash-only job (IMB_CIPHER_NULL): the expanded key and
+ *              the two subkeys (IMB_AES_CMAC_SUBKEY_GEN_*) made at setup,
+ *              16-byte tag.
+ *   mb-cmac-8: eight such jobs, each under its own key
+ *              (bench_mb_key), submitted together and flushed: the
+ *              manager's multi-buffer CMAC lanes.
+ *   ccm-enc:   one job, hash then cipher (CCM MACs the plaintext), 12-byte
+ *              nonce as the IV, no AAD, 16-byte tag after the ciphertext.
+ *   ccm-dec:   cipher then hash; the library returns the computed tag and
+ *              the comparison is ours (as for GCM).
+ */
+static int ipsecmb_mode19(enum bench_op op, unsigned key_bits)
+{
+    switch (op) {
+    case OP_CMAC:
+    case OP_MB_CMAC_8:
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return key_bits == 128 || key_bits == 256;
+    default:
+        return 0;
+    }
+}
+
+static void *ipsecmb_setup_mode19(enum bench_op op, const uint8_t *key,
+                                  unsigned key_bits, const uint8_t iv[16])
+{
+    struct ipsecmb_ctx *c;
+    uint8_t kj[32];
+    unsigned n = op == OP_MB_CMAC_8 ? 8 : 1;
+
+    if (!ipsecmb_mode19(op, key_bits))
+        return NULL;
+    c = aligned_alloc(64, sizeof(*c));
+    if (c == NULL)
+        return NULL;
+    memset(c, 0, sizeof(*c));
+    c->op = op;
+    c->key_bits = key_bits;
+    c->key_bytes = key_bits / 8;
+    memcpy(c->iv, iv, 16);
+    c->mgr = ipsecmb_new_mgr();
+    c->msg = aligned_alloc(64, IPSECMB_MB * sizeof(*c->msg));
+    if (c->mgr == NULL || c->msg == NULL) {
+        ipsecmb_release(c);
+        return NULL;
+    }
+    memset(c->msg, 0, IPSECMB_MB * sizeof(*c->msg));
+    for (unsigned j = 0; j < n; j++) {
+        struct ipsecmb_mb *m = &c->msg[j];
+        if (op == OP_MB_CMAC_8)
+            bench_mb_key(key, key_bits, j, kj);
+        else
+            memcpy(kj, key, key_bits / 8);
+        ipsecmb_expand(c->mgr, kj, key_bits, m->enc_keys, m->dec_keys);
+        if (key_bits == 128)
+            IMB_AES_CMAC_SUBKEY_GEN_128(c->mgr, m->enc_keys, m->sk1, m->sk2);
+        else
+            IMB_AES_CMAC_SUBKEY_GEN_256(c->mgr, m->enc_keys, m->sk1, m->sk2);
+    }
+    memset(kj, 0, sizeof(kj));
+    return c;
+}
+
+/* ipsecmb_fill19 -- message j's job of op (see above). */
+static void ipsecmb_fill19(struct ipsecmb_ctx *c, IMB_JOB *job, unsigned j,
+                           uint8_t *out, const uint8_t *in, size_t len,
+                           uint8_t *tag)
+{
+    const struct ipsecmb_mb *m = &c->msg[j];
+    int ccm = c->op == OP_CCM_ENC || c->op == OP_CCM_DEC;
+
+    memset(&job->u, 0, sizeof(job->u));
+    job->key_len_in_bytes = c->key_bytes;
+    job->src = in;
+    job->dst = out;
+    job->cipher_start_src_offset_in_bytes = 0;
+    job->hash_start_src_offset_in_bytes = 0;
+    job->msg_len_to_hash_in_bytes = len;
+    job->auth_tag_output = tag;
+    job->auth_tag_output_len_in_bytes = 16;
+    job->user_data = c;
+    if (ccm) {
+        job->cipher_mode = IMB_CIPHER_CCM;
+        job->hash_alg = IMB_AUTH_AES_CCM;
+        job->enc_keys = m->enc_keys;
+        job->dec_keys = m->enc_keys; /* CCM runs the cipher forwards */
+        job->msg_len_to_cipher_in_bytes = len;
+        job->iv = c->iv;
+        job->iv_len_in_bytes = 12;
+        job->u.CCM.aad = NULL;
+        job->u.CCM.aad_len_in_bytes = 0;
+        if (c->op == OP_CCM_ENC) {
+            job->cipher_direction = IMB_DIR_ENCRYPT;
+            job->chain_order = IMB_ORDER_HASH_CIPHER;
+        } else {
+            job->cipher_direction = IMB_DIR_DECRYPT;
+            job->chain_order = IMB_ORDER_CIPHER_HASH;
+        }
+        return;
+    }
+    job->cipher_mode = IMB_CIPHER_NULL;
+    job->cipher_direction = IMB_DIR_ENCRYPT;
+    job->chain_order = IMB_ORDER_HASH_CIPHER;
+    job->hash_alg =
+        c->key_bits == 128 ? IMB_AUTH_AES_CMAC : IMB_AUTH_AES_CMAC_256;
+    job->msg_len_to_cipher_in_bytes = 0;
+    job->u.CMAC._key_expanded = m->enc_keys;
+    job->u.CMAC._skey1 = m->sk1;
+    job->u.CMAC._skey2 = m->sk2;
+}
+
+static int ipsecmb_run_mode19(struct ipsecmb_ctx *c, uint8_t *out,
+                              const uint8_t *in, size_t len)
+{
+    IMB_MGR *mgr = c->mgr;
+    IMB_JOB *job;
+    unsigned n = c->op == OP_MB_CMAC_8 ? 8 : 1, done = 0, bad = 0;
+    uint8_t tag[16];
+
+    for (unsigned j = 0; j < n; j++) {
+        if (c->op == OP_CMAC || c->op == OP_MB_CMAC_8)
+            ipsecmb_fill19(c, IMB_GET_NEXT_JOB(mgr), j, NULL, in + j * len, len,
+                           out + 16 * j);
+        else
+            ipsecmb_fill19(c, IMB_GET_NEXT_JOB(mgr), j, out, in, len,
+                           c->op == OP_CCM_ENC ? out + len : tag);
+        for (job = IMB_SUBMIT_JOB(mgr); job != NULL;
+             job = IMB_GET_COMPLETED_JOB(mgr)) {
+            done++;
+            bad += job->status != IMB_STATUS_COMPLETED || job->user_data != c;
+        }
+    }
+    while ((job = IMB_FLUSH_JOB(mgr)) != NULL) {
+        done++;
+        bad += job->status != IMB_STATUS_COMPLETED || job->user_data != c;
+    }
+    if (done != n || bad != 0)
+        return -1;
+    if (c->op == OP_CCM_DEC) {
+        uint8_t d = 0;
+        for (int i = 0; i < 16; i++)
+            d |= (uint8_t)(tag[i] ^ in[len + i]);
+        return d == 0 ? 0 : -1;
+    }
+    return 0;
+}
+
 static void *ipsecmb_setup(enum bench_op op, const uint8_t *key,
                            unsigned key_bits, const uint8_t iv[16])
 {
     struct ipsecmb_ctx *c;
 
+    if (bench_op_is_mode19(op))
+        return ipsecmb_setup_mode19(op, key, key_bits, iv);
     if (!ipsecmb_supports(op, key_bits))
         return NULL;
     c = aligned_alloc(64, sizeof(*c));
@@ -534,6 +695,8 @@ static int ipsecmb_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 {
     struct ipsecmb_ctx *c = ctx;
 
+    if (bench_op_is_mode19(c->op))
+        return ipsecmb_run_mode19(c, out, in, len);
     if (c->gkey != NULL)
         return ipsecmb_run_gcm(c, out, in, len);
     if (len == 0)
@@ -577,7 +740,8 @@ static int ipsecmb_keysetup(enum bench_op op, const uint8_t *key,
     _Alignas(64) uint8_t enc[IPSECMB_KS_BYTES];
     _Alignas(64) uint8_t dec[IPSECMB_KS_BYTES];
 
-    if (ipsecmb_probe_mgr == NULL || !ipsecmb_supports(op, key_bits))
+    if (ipsecmb_probe_mgr == NULL || !ipsecmb_supports(op, key_bits) ||
+        bench_op_is_mode19(op))
         return -1;
     if (bench_op_is_gcm(op)) {
         if (key_bits == 128)
@@ -592,6 +756,13 @@ static int ipsecmb_keysetup(enum bench_op op, const uint8_t *key,
     return 0;
 }
 
+/* CMAC and CCM messages are one job each, which cannot be split: the
+ * job limit is theirs (measured on 1.3: a 1 MiB CMAC or CCM job fails). */
+static size_t ipsecmb_max_len(enum bench_op op)
+{
+    return bench_op_is_mode19(op) ? IPSECMB_MAX_JOB : 0;
+}
+
 static const struct bench_impl ipsecmb_impl = {
     .name = "ipsec-mb",
     .group = "peer",
@@ -601,6 +772,7 @@ static const struct bench_impl ipsecmb_impl = {
     .run = ipsecmb_run,
     .release = ipsecmb_release,
     .keysetup = ipsecmb_keysetup,
+    .max_len = ipsecmb_max_len,
 };
 
 void bench_register_ipsecmb(bench_add_fn add)

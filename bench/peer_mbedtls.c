@@ -39,6 +39,9 @@
 #include "bench.h"
 
 #include <mbedtls/aes.h>
+#include <mbedtls/ccm.h>
+#include <mbedtls/cipher.h>
+#include <mbedtls/cmac.h>
 #include <mbedtls/gcm.h>
 
 #include <stdlib.h>
@@ -50,7 +53,130 @@ struct mbed_ctx {
     mbedtls_gcm_context gcm; /* the GCM ops */
     enum bench_op op;
     unsigned char iv[16];
+    /* issue 19's modes */
+    mbedtls_ccm_context ccm;
+    mbedtls_cipher_context_t cmac;
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    mbedtls_aes_xts_context xts;
+#endif
 };
+
+/*
+ * Issue 19's modes, as Debian's Mbed TLS 2.28 is configured (CCM, CMAC,
+ * XTS; no NIST_KW_C, no OCB, SIV, GCM-SIV or AEGIS in Mbed TLS):
+ *   ccm:   mbedtls_ccm_encrypt_and_tag / mbedtls_ccm_auth_decrypt, 12-byte
+ *          nonce, no AAD, 16-byte tag after the ciphertext.
+ *   cmac:  a cipher context (AES-<n>-ECB) keyed once with
+ *          mbedtls_cipher_cmac_starts; per message _reset, _update,
+ *          _finish.
+ *   xts:   mbedtls_aes_xts_setkey_enc/_dec (XTS keys of 32 and 64 bytes),
+ *          mbedtls_aes_crypt_xts with the 16-byte data unit (tweak).
+ */
+static int mbed_m19_supports(enum bench_op op, unsigned key_bits)
+{
+    switch (op) {
+#ifdef MBEDTLS_CCM_C
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return 1;
+#endif
+#ifdef MBEDTLS_CMAC_C
+    case OP_CMAC:
+        return 1;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return key_bits != 192;
+#endif
+    default:
+        (void)key_bits;
+        return 0;
+    }
+}
+
+static int mbed_m19_key(struct mbed_ctx *c, const uint8_t *key,
+                        unsigned key_bits)
+{
+    uint8_t k2[64];
+    int r = -1;
+
+    switch (c->op) {
+#ifdef MBEDTLS_CCM_C
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        r = mbedtls_ccm_setkey(&c->ccm, MBEDTLS_CIPHER_ID_AES, key, key_bits);
+        break;
+#endif
+#ifdef MBEDTLS_CMAC_C
+    case OP_CMAC:
+        r = mbedtls_cipher_setup(
+            &c->cmac, mbedtls_cipher_info_from_type(
+                          key_bits == 128   ? MBEDTLS_CIPHER_AES_128_ECB
+                          : key_bits == 192 ? MBEDTLS_CIPHER_AES_192_ECB
+                                            : MBEDTLS_CIPHER_AES_256_ECB));
+        if (r == 0)
+            r = mbedtls_cipher_cmac_starts(&c->cmac, key, key_bits);
+        break;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        bench_op_key(key, key_bits, k2, 2 * key_bits / 8);
+        bench_xts_tweak(c->iv, c->iv);
+        r = c->op == OP_XTS_ENC
+                ? mbedtls_aes_xts_setkey_enc(&c->xts, k2, 2 * key_bits)
+                : mbedtls_aes_xts_setkey_dec(&c->xts, k2, 2 * key_bits);
+        break;
+#endif
+    default:
+        break;
+    }
+    memset(k2, 0, sizeof(k2));
+    return r == 0 ? 0 : -1;
+}
+
+static int mbed_m19_run(struct mbed_ctx *c, uint8_t *out, const uint8_t *in,
+                        size_t len)
+{
+    switch (c->op) {
+#ifdef MBEDTLS_CCM_C
+    case OP_CCM_ENC:
+        return mbedtls_ccm_encrypt_and_tag(&c->ccm, len, c->iv, 12, NULL, 0, in,
+                                           out, out + len, 16) == 0
+                   ? 0
+                   : -1;
+    case OP_CCM_DEC:
+        return mbedtls_ccm_auth_decrypt(&c->ccm, len, c->iv, 12, NULL, 0, in,
+                                        out, in + len, 16) == 0
+                   ? 0
+                   : -1;
+#endif
+#ifdef MBEDTLS_CMAC_C
+    case OP_CMAC:
+        return mbedtls_cipher_cmac_reset(&c->cmac) == 0 &&
+                       mbedtls_cipher_cmac_update(&c->cmac, in, len) == 0 &&
+                       mbedtls_cipher_cmac_finish(&c->cmac, out) == 0
+                   ? 0
+                   : -1;
+#endif
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return mbedtls_aes_crypt_xts(&c->xts,
+                                     c->op == OP_XTS_ENC ? MBEDTLS_AES_ENCRYPT
+                                                         : MBEDTLS_AES_DECRYPT,
+                                     len, c->iv, in, out) == 0
+                   ? 0
+                   : -1;
+#endif
+    default:
+        (void)out;
+        (void)in;
+        (void)len;
+        return -1;
+    }
+}
 
 static int mbed_probe(void)
 {
@@ -61,6 +187,8 @@ static int mbed_supports(enum bench_op op, unsigned key_bits)
 {
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
+    if (bench_op_is_mode19(op))
+        return mbed_m19_supports(op, key_bits);
     switch (op) {
     case OP_ECB_ENC:
     case OP_ECB_DEC:
@@ -104,6 +232,8 @@ static int mbed_key(mbedtls_aes_context *aes, enum bench_op op,
     return mbedtls_aes_setkey_enc(aes, key, key_bits) == 0 ? 0 : -1;
 }
 
+static void mbed_release(void *ctx);
+
 static void *mbed_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
                         const uint8_t iv[16])
 {
@@ -117,6 +247,20 @@ static void *mbed_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
     memset(c, 0, sizeof(*c));
     mbedtls_aes_init(&c->aes);
     mbedtls_gcm_init(&c->gcm);
+    mbedtls_ccm_init(&c->ccm);
+    mbedtls_cipher_init(&c->cmac);
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    mbedtls_aes_xts_init(&c->xts);
+#endif
+    if (bench_op_is_mode19(op)) {
+        c->op = op;
+        memcpy(c->iv, iv, 16);
+        if (mbed_m19_key(c, key, key_bits) != 0) {
+            mbed_release(c);
+            return NULL;
+        }
+        return c;
+    }
     if (bench_op_is_gcm(op)) {
         if (mbedtls_gcm_setkey(&c->gcm, MBEDTLS_CIPHER_ID_AES, key, key_bits) !=
             0) {
@@ -182,6 +326,8 @@ static int mbed_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
 
     if (bench_op_is_gcm(c->op))
         return mbed_run_gcm(c, out, in, len);
+    if (bench_op_is_mode19(c->op))
+        return mbed_m19_run(c, out, in, len);
     memcpy(iv, c->iv, 16);
     switch (c->op) {
     case OP_ECB_ENC:
@@ -238,6 +384,11 @@ static void mbed_release(void *ctx)
         return;
     mbedtls_aes_free(&c->aes);
     mbedtls_gcm_free(&c->gcm);
+    mbedtls_ccm_free(&c->ccm);
+    mbedtls_cipher_free(&c->cmac);
+#ifdef MBEDTLS_CIPHER_MODE_XTS
+    mbedtls_aes_xts_free(&c->xts);
+#endif
     memset(c, 0, sizeof(*c));
     free(c);
 }
@@ -253,7 +404,7 @@ static int mbed_keysetup(enum bench_op op, const uint8_t *key,
     mbedtls_aes_context aes;
     int r;
 
-    if (!mbed_supports(op, key_bits))
+    if (!mbed_supports(op, key_bits) || bench_op_is_mode19(op))
         return -1;
 #ifdef MBEDTLS_GCM_C
     if (bench_op_is_gcm(op)) {

@@ -49,8 +49,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include "bench.h"
 
@@ -102,6 +104,11 @@ struct evp_ctx {
     enum bench_op op;
     int has_iv;
     uint8_t iv[16];
+    /* issue 19's modes ("openssl" row only) */
+    EVP_CIPHER *cipher; /* fetched for this context */
+    EVP_MAC *mac;       /* cmac */
+    EVP_MAC_CTX *mc;
+    uint8_t sivkey[64];
 };
 
 static struct evp_row row_default = {.name = "openssl"};
@@ -374,7 +381,228 @@ static void evp_release(void *p)
         return;
     if (x->c != NULL)
         x->api->ctx_free(x->c); /* EVP_CIPHER_CTX_free wipes the keys */
+    OPENSSL_cleanse(x->sivkey, sizeof(x->sivkey));
+    EVP_MAC_CTX_free(x->mc);
+    EVP_MAC_free(x->mac);
+    EVP_CIPHER_free(x->cipher);
     free(x);
+}
+
+/*
+ * Issue 19's modes, on the "openssl" row (the linked libcrypto; the
+ * masked copy keeps to the block modes and GCM). OpenSSL 3.0 has XTS
+ * (AES-128 and AES-256), OCB, CCM, CMAC (EVP_MAC), KW (AES-*-WRAP) and
+ * AES-SIV; no GCM-SIV, AEGIS, XAES or multi-message CMAC. Per message,
+ * what a user with a keyed context does (bench.h's conventions):
+ *   xts:  the tweak loaded (EVP_CipherInit_ex with only an IV), one
+ *         EVP_CipherUpdate over the data unit.
+ *   ocb:  IV re-loaded, Update, Final, GET_TAG (enc); SET_TAG, Update,
+ *         Final, which fails on a bad tag (dec). 12-byte nonce, 16-byte
+ *         tag: OCB's defaults in OpenSSL.
+ *   ccm:  12-byte nonce (SET_IVLEN) and 16-byte tag (SET_TAG) set at
+ *         setup; per message the IV, (dec: the tag,) the total length
+ *         (Update with no data, as CCM needs it first), Update, (enc:
+ *         Final and GET_TAG). A bad tag fails the Update.
+ *   cmac: EVP_MAC "CMAC" over AES-<n>-CBC; EVP_MAC_init with no key
+ *         restarts with the key set up, Update, Final.
+ *   kw:   AES-<n>-WRAP (RFC 3394, default ICV); one Update wraps or
+ *         unwraps the whole message, failing on an integrity error.
+ *   siv:  AES-<n>-SIV (RFC 5297), the 16-byte iv as the one AAD string
+ *         (Update with no output), then the message; V from GET_TAG (enc)
+ *         or set with SET_TAG (dec, where the Update fails on a bad V).
+ *         OpenSSL 3.0's SIV cannot restart a keyed context without the
+ *         key (measured: after one message, EVP_CipherInit_ex with no key
+ *         leaves the context unusable -- the next Update fails), so each
+ *         message re-keys with EVP_CipherInit_ex, as a user of this API
+ *         must; the two key schedules are in its figure.
+ */
+static const char *evp_mode19(enum bench_op op, unsigned key_bits)
+{
+    switch (op) {
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return key_bits == 128   ? "AES-128-XTS"
+               : key_bits == 256 ? "AES-256-XTS"
+                                 : NULL;
+    case OP_OCB_ENC:
+    case OP_OCB_DEC:
+        return key_bits == 128   ? "AES-128-OCB"
+               : key_bits == 192 ? "AES-192-OCB"
+                                 : "AES-256-OCB";
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return key_bits == 128   ? "AES-128-CCM"
+               : key_bits == 192 ? "AES-192-CCM"
+                                 : "AES-256-CCM";
+    case OP_CMAC:
+        return key_bits == 128   ? "AES-128-CBC"
+               : key_bits == 192 ? "AES-192-CBC"
+                                 : "AES-256-CBC";
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return key_bits == 128   ? "AES-128-WRAP"
+               : key_bits == 192 ? "AES-192-WRAP"
+                                 : "AES-256-WRAP";
+    case OP_SIV_ENC:
+    case OP_SIV_DEC:
+        return key_bits == 128   ? "AES-128-SIV"
+               : key_bits == 192 ? "AES-192-SIV"
+                                 : "AES-256-SIV";
+    default:
+        return NULL;
+    }
+}
+
+static int evp_supports_default(enum bench_op op, unsigned key_bits)
+{
+    if (bench_op_is_mode19(op))
+        return key_index(key_bits) >= 0 && evp_mode19(op, key_bits) != NULL;
+    return op_mode(op) >= 0 && key_index(key_bits) >= 0;
+}
+
+static int mode19_encrypts(enum bench_op op)
+{
+    return bench_op_enc_of(op) < 0;
+}
+
+static void *evp_setup_mode19(struct evp_row *r, enum bench_op op,
+                              const uint8_t *key, unsigned key_bits,
+                              const uint8_t iv[16])
+{
+    const char *name = evp_mode19(op, key_bits);
+    struct evp_ctx *x;
+    uint8_t k2[64];
+    int enc = mode19_encrypts(op);
+
+    if (name == NULL || (x = calloc(1, sizeof *x)) == NULL)
+        return NULL;
+    x->api = &r->api;
+    x->op = op;
+    memcpy(x->iv, iv, 16);
+    if (op == OP_XTS_ENC || op == OP_XTS_DEC) {
+        bench_op_key(key, key_bits, k2, 2 * key_bits / 8);
+        bench_xts_tweak(iv, x->iv);
+        key = k2;
+    } else if (op == OP_SIV_ENC || op == OP_SIV_DEC) {
+        bench_op_key(key, key_bits, k2, 2 * key_bits / 8);
+        key = k2;
+    }
+    if (op == OP_CMAC) {
+        OSSL_PARAM params[2];
+        params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER,
+                                                     (char *)name, 0);
+        params[1] = OSSL_PARAM_construct_end();
+        x->mac = EVP_MAC_fetch(NULL, "CMAC", NULL);
+        if (x->mac == NULL || (x->mc = EVP_MAC_CTX_new(x->mac)) == NULL ||
+            !EVP_MAC_init(x->mc, key, key_bits / 8, params))
+            goto fail;
+        return x;
+    }
+    x->cipher = EVP_CIPHER_fetch(NULL, name, NULL);
+    x->c = EVP_CIPHER_CTX_new();
+    if (x->cipher == NULL || x->c == NULL)
+        goto fail;
+    EVP_CIPHER_CTX_set_flags(x->c, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW);
+    if (!EVP_CipherInit_ex(x->c, x->cipher, NULL, NULL, NULL, enc))
+        goto fail;
+    if ((op == OP_CCM_ENC || op == OP_CCM_DEC) &&
+        (!EVP_CIPHER_CTX_ctrl(x->c, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) ||
+         !EVP_CIPHER_CTX_ctrl(x->c, EVP_CTRL_AEAD_SET_TAG, 16, NULL)))
+        goto fail;
+    if (!EVP_CipherInit_ex(x->c, NULL, NULL, key,
+                           op == OP_KW_WRAP || op == OP_KW_UNWRAP ||
+                                   op == OP_SIV_ENC || op == OP_SIV_DEC
+                               ? NULL
+                               : x->iv,
+                           enc))
+        goto fail;
+    /* SIV re-keys per message: keep the key in the context */
+    if (op == OP_SIV_ENC || op == OP_SIV_DEC)
+        memcpy(x->sivkey, k2, 2 * key_bits / 8);
+    return x;
+fail:
+    evp_release(x);
+    return NULL;
+}
+
+static int evp_run_mode19(struct evp_ctx *x, uint8_t *out, const uint8_t *in,
+                          size_t len)
+{
+    EVP_CIPHER_CTX *c = x->c;
+    uint8_t tag[16];
+    int n = 0, m = 0;
+
+    switch (x->op) {
+    case OP_CMAC: {
+        size_t t = 0;
+        if (!EVP_MAC_init(x->mc, NULL, 0, NULL) ||
+            !EVP_MAC_update(x->mc, in, len) ||
+            !EVP_MAC_final(x->mc, out, &t, 16))
+            return -1;
+        return t == 16 ? 0 : -1;
+    }
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, x->iv, -1) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len))
+            return -1;
+        return (size_t)n == len ? 0 : -1;
+    case OP_OCB_ENC:
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, x->iv, -1) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len) ||
+            !EVP_CipherFinal_ex(c, out + n, &m))
+            return -1;
+        return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, out + len)
+                   ? 0
+                   : -1;
+    case OP_OCB_DEC:
+        memcpy(tag, in + len, 16);
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, x->iv, -1) ||
+            !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len))
+            return -1;
+        return EVP_CipherFinal_ex(c, out + n, &m) > 0 ? 0 : -1;
+    case OP_CCM_ENC:
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, x->iv, -1) ||
+            !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len) ||
+            !EVP_CipherUpdate(c, out, &n, in, (int)len) ||
+            !EVP_CipherFinal_ex(c, out + n, &m))
+            return -1;
+        return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, out + len)
+                   ? 0
+                   : -1;
+    case OP_CCM_DEC:
+        memcpy(tag, in + len, 16);
+        if (!EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) ||
+            !EVP_CipherInit_ex(c, NULL, NULL, NULL, x->iv, -1) ||
+            !EVP_CipherUpdate(c, NULL, &n, NULL, (int)len))
+            return -1;
+        return EVP_CipherUpdate(c, out, &n, in, (int)len) > 0 ? 0 : -1;
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, NULL, -1) ||
+            EVP_CipherUpdate(c, out, &n, in,
+                             (int)(x->op == OP_KW_WRAP ? len : len + 8)) <= 0)
+            return -1;
+        return (size_t)n == (x->op == OP_KW_WRAP ? len + 8 : len) ? 0 : -1;
+    case OP_SIV_ENC:
+        if (!EVP_CipherInit_ex(c, NULL, NULL, x->sivkey, NULL, -1) ||
+            !EVP_CipherUpdate(c, NULL, &n, x->iv, 16) ||
+            !EVP_CipherUpdate(c, out + 16, &n, in, (int)len) ||
+            !EVP_CipherFinal_ex(c, out + 16 + n, &m))
+            return -1;
+        return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, out) ? 0 : -1;
+    case OP_SIV_DEC:
+        memcpy(tag, in, 16);
+        if (!EVP_CipherInit_ex(c, NULL, NULL, x->sivkey, NULL, -1) ||
+            !EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, tag) ||
+            !EVP_CipherUpdate(c, NULL, &n, x->iv, 16) ||
+            EVP_CipherUpdate(c, out, &n, in + 16, (int)len) <= 0)
+            return -1;
+        return EVP_CipherFinal_ex(c, out + n, &m) > 0 ? 0 : -1;
+    default:
+        return -1;
+    }
 }
 
 static void *evp_setup(struct evp_row *r, enum bench_op op, const uint8_t *key,
@@ -448,8 +676,10 @@ static int evp_run(void *p, uint8_t *out, const uint8_t *in, size_t len)
     struct evp_ctx *x = p;
     int n = 0;
 
-    if (len > INT_MAX)
+    if (len > INT_MAX - 64)
         return -1;
+    if (bench_op_is_mode19(x->op))
+        return evp_run_mode19(x, out, in, len);
     if (bench_op_is_gcm(x->op))
         return evp_run_gcm(x, out, in, len);
     /* A new packet: the IV given at setup, counter/feedback position
@@ -489,6 +719,8 @@ static int evp_keysetup(struct evp_row *r, enum bench_op op, const uint8_t *key,
 static void *setup_default(enum bench_op op, const uint8_t *key,
                            unsigned key_bits, const uint8_t iv[16])
 {
+    if (bench_op_is_mode19(op))
+        return evp_setup_mode19(&row_default, op, key, key_bits, iv);
     return evp_setup(&row_default, op, key, key_bits, iv);
 }
 
@@ -514,7 +746,7 @@ static const struct bench_impl impl_default = {
     .name = "openssl",
     .group = "peer",
     .probe = probe_default,
-    .supports = evp_supports,
+    .supports = evp_supports_default,
     .setup = setup_default,
     .run = evp_run,
     .release = evp_release,

@@ -41,6 +41,7 @@
 
 #include <wolfssl/options.h>
 #include <wolfssl/wolfcrypt/aes.h>
+#include <wolfssl/wolfcrypt/cmac.h>
 #include <wolfssl/wolfcrypt/types.h>
 
 #include <stdlib.h>
@@ -50,7 +51,62 @@ struct wolf_ctx {
     Aes aes;
     enum bench_op op;
     uint8_t iv[16];
+#ifdef WOLFSSL_AES_XTS
+    XtsAes xts;
+#endif
+    uint8_t key[64]; /* siv, cmac: the one-shot calls take the key */
+    unsigned key_bytes;
 };
+
+/*
+ * Issue 19's modes, as Debian's wolfSSL 5.5 is built (HAVE_AESCCM,
+ * WOLFSSL_CMAC, WOLFSSL_AES_XTS, HAVE_AES_KEYWRAP, WOLFSSL_AES_SIV; no
+ * OCB, GCM-SIV or AEGIS in wolfSSL):
+ *   ccm:   wc_AesCcmSetKey once; wc_AesCcmEncrypt / _Decrypt per message
+ *          (12-byte nonce, no AAD, 16-byte tag after the ciphertext).
+ *   xts:   wc_AesXtsSetKey once (XTS keys of 32 and 64 bytes),
+ *          wc_AesXtsEncrypt / _Decrypt with the 16-byte tweak.
+ *   kw:    wc_AesSetKey once, wc_AesKeyWrap_ex / wc_AesKeyUnWrap_ex
+ *          (RFC 3394, default IV).
+ *   cmac:  wc_AesCmacGenerate, wolfSSL's one-shot CMAC, which keys a
+ *          Cmac from the raw key per call (its keyed Cmac object cannot
+ *          restart after wc_CmacFinal): that key setup is in the figure.
+ *   siv:   wc_AesSivEncrypt / _Decrypt, which also take the raw key (the
+ *          two AES schedules made per call); the iv as the one AD string,
+ *          no nonce; V first, then the ciphertext.
+ */
+static int wolf_m19_supports(enum bench_op op, unsigned key_bits)
+{
+    switch (op) {
+#ifdef HAVE_AESCCM
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return 1;
+#endif
+#ifdef WOLFSSL_AES_XTS
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        return key_bits != 192;
+#endif
+#ifdef HAVE_AES_KEYWRAP
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return 1;
+#endif
+#ifdef WOLFSSL_CMAC
+    case OP_CMAC:
+        return 1;
+#endif
+#ifdef WOLFSSL_AES_SIV
+    case OP_SIV_ENC:
+    case OP_SIV_DEC:
+        return 1;
+#endif
+    default:
+        (void)key_bits;
+        return 0;
+    }
+}
 
 static int wolf_probe(void)
 {
@@ -61,6 +117,8 @@ static int wolf_supports(enum bench_op op, unsigned key_bits)
 {
     if (key_bits != 128 && key_bits != 192 && key_bits != 256)
         return 0;
+    if (bench_op_is_mode19(op))
+        return wolf_m19_supports(op, key_bits);
     switch (op) {
 #ifdef HAVE_AES_ECB
     case OP_ECB_ENC:
@@ -126,6 +184,117 @@ static int wolf_key(Aes *aes, enum bench_op op, const uint8_t *key,
     return 0;
 }
 
+static void wolf_release(void *ctx);
+
+/* wolf_m19_key -- the key of issue 19's op into c; 0 or -1. */
+static int wolf_m19_key(struct wolf_ctx *c, const uint8_t *key,
+                        unsigned key_bits)
+{
+    word32 kb = key_bits / 8;
+
+    if (wc_AesInit(&c->aes, NULL, INVALID_DEVID) != 0)
+        return -1;
+    c->key_bytes = kb;
+    switch (c->op) {
+#ifdef HAVE_AESCCM
+    case OP_CCM_ENC:
+    case OP_CCM_DEC:
+        return wc_AesCcmSetKey(&c->aes, key, kb) == 0 ? 0 : -1;
+#endif
+#ifdef WOLFSSL_AES_XTS
+    case OP_XTS_ENC:
+    case OP_XTS_DEC:
+        bench_op_key(key, key_bits, c->key, 2 * kb);
+        bench_xts_tweak(c->iv, c->iv);
+        return wc_AesXtsSetKey(&c->xts, c->key, 2 * kb,
+                               c->op == OP_XTS_ENC ? AES_ENCRYPTION
+                                                   : AES_DECRYPTION,
+                               NULL, INVALID_DEVID) == 0
+                   ? 0
+                   : -1;
+#endif
+#ifdef HAVE_AES_KEYWRAP
+    case OP_KW_WRAP:
+    case OP_KW_UNWRAP:
+        return wc_AesSetKey(&c->aes, key, kb, NULL,
+                            c->op == OP_KW_WRAP ? AES_ENCRYPTION
+                                                : AES_DECRYPTION) == 0
+                   ? 0
+                   : -1;
+#endif
+    case OP_SIV_ENC:
+    case OP_SIV_DEC:
+        bench_op_key(key, key_bits, c->key, 2 * kb);
+        c->key_bytes = 2 * kb;
+        return 0;
+    default: /* cmac */
+        memcpy(c->key, key, kb);
+        return 0;
+    }
+}
+
+static int wolf_m19_run(struct wolf_ctx *c, uint8_t *out, const uint8_t *in,
+                        word32 n)
+{
+    word32 t = 16;
+
+    switch (c->op) {
+#ifdef HAVE_AESCCM
+    case OP_CCM_ENC:
+        return wc_AesCcmEncrypt(&c->aes, out, in, n, c->iv, 12, out + n, 16,
+                                NULL, 0) == 0
+                   ? 0
+                   : -1;
+    case OP_CCM_DEC:
+        return wc_AesCcmDecrypt(&c->aes, out, in, n, c->iv, 12, in + n, 16,
+                                NULL, 0) == 0
+                   ? 0
+                   : -1;
+#endif
+#ifdef WOLFSSL_AES_XTS
+    case OP_XTS_ENC:
+        return wc_AesXtsEncrypt(&c->xts, out, in, n, c->iv, 16) == 0 ? 0 : -1;
+    case OP_XTS_DEC:
+        return wc_AesXtsDecrypt(&c->xts, out, in, n, c->iv, 16) == 0 ? 0 : -1;
+#endif
+#ifdef HAVE_AES_KEYWRAP
+    case OP_KW_WRAP:
+        return wc_AesKeyWrap_ex(&c->aes, in, n, out, n + 8, NULL) == (int)n + 8
+                   ? 0
+                   : -1;
+    case OP_KW_UNWRAP:
+        return wc_AesKeyUnWrap_ex(&c->aes, in, n + 8, out, n, NULL) == (int)n
+                   ? 0
+                   : -1;
+#endif
+#ifdef WOLFSSL_CMAC
+    case OP_CMAC:
+        return wc_AesCmacGenerate(out, &t, in, n, c->key, c->key_bytes) == 0 &&
+                       t == 16
+                   ? 0
+                   : -1;
+#endif
+#ifdef WOLFSSL_AES_SIV
+    case OP_SIV_ENC:
+        return wc_AesSivEncrypt(c->key, c->key_bytes, c->iv, 16, NULL, 0, in, n,
+                                out, out + 16) == 0
+                   ? 0
+                   : -1;
+    case OP_SIV_DEC: {
+        uint8_t v[16];
+        memcpy(v, in, 16);
+        return wc_AesSivDecrypt(c->key, c->key_bytes, c->iv, 16, NULL, 0,
+                                in + 16, n, v, out) == 0
+                   ? 0
+                   : -1;
+    }
+#endif
+    default:
+        (void)t;
+        return -1;
+    }
+}
+
 static void *wolf_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
                         const uint8_t iv[16])
 {
@@ -139,6 +308,14 @@ static void *wolf_setup(enum bench_op op, const uint8_t *key, unsigned key_bits,
     memset(c, 0, sizeof(*c));
     if (iv != NULL)
         memcpy(c->iv, iv, 16);
+    if (bench_op_is_mode19(op)) {
+        c->op = op;
+        if (wolf_m19_key(c, key, key_bits) != 0) {
+            wolf_release(c);
+            return NULL;
+        }
+        return c;
+    }
     if (wolf_key(&c->aes, op, key, key_bits, c->iv) != 0) {
         free(c);
         return NULL;
@@ -153,8 +330,10 @@ static int wolf_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     Aes *aes = &c->aes;
     word32 n = (word32)len;
 
-    if ((size_t)n != len)
+    if ((size_t)n != len || n > 0xffffffffu - 64)
         return -1;
+    if (bench_op_is_mode19(c->op))
+        return wolf_m19_run(c, out, in, n);
 #ifdef HAVE_AESGCM
     switch (c->op) {
     case OP_GCM_ENC:
@@ -220,6 +399,10 @@ static void wolf_release(void *ctx)
     if (c == NULL)
         return;
     wc_AesFree(&c->aes);
+#ifdef WOLFSSL_AES_XTS
+    if (c->op == OP_XTS_ENC || c->op == OP_XTS_DEC)
+        wc_AesXtsFree(&c->xts);
+#endif
     memset(c, 0, sizeof(*c));
     free(c);
 }
@@ -231,7 +414,7 @@ static int wolf_keysetup(enum bench_op op, const uint8_t *key,
 {
     Aes aes;
 
-    if (!wolf_supports(op, key_bits) ||
+    if (!wolf_supports(op, key_bits) || bench_op_is_mode19(op) ||
         wolf_key(&aes, op, key, key_bits, NULL) != 0)
         return -1;
     wc_AesFree(&aes);

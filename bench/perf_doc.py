@@ -133,8 +133,9 @@ def header(meta, limit):
         "%s. **Bold**: the best peer of a column; under each aesir row, "
         "*vs best peer* is aesir's speed divided by that peer's, and *of "
         "bound* the fraction of the limit row's bound it reaches (the AES "
-        "bound; for gcm-enc and gcm-dec the GCM bound; none for gmac and "
-        "ghash). ~ marks a figure measured while the machine was busy "
+        "bound; for gcm-enc and gcm-dec, GCM-SIV and XAES-256-GCM the GCM "
+        "bound; for CMAC, CCM and SIV the one-chain latency bound; none for "
+        "gmac, ghash, KW and AEGIS). ~ marks a figure measured while the machine was busy "
         "(fewer than half its rounds clean in every pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
            "TSC cycles (no core cycle counter here)"),
@@ -153,11 +154,28 @@ def mb_group(op):
     return next((p for p in MB if op.startswith(p + "-")), None)
 
 
-def tables(data, cpb):
+def bound_kind(op):
+    """The bound an op's table shows, as aesir-bench prints it
+    (output.c, bench_op_bound_kind): "gcm" (the GCM ops, GCM-SIV,
+    XAES-256-GCM), "chain" (the one-chain bound: CMAC, CCM, SIV), None
+    (gmac, ghash, KW, AEGIS) or "ctr" (the AES-instruction bound)."""
+    if op in ("gmac", "ghash", "kw-wrap", "kw-unwrap") or \
+            op.startswith("aegis"):
+        return None
+    if op in ("gcm-enc", "gcm-dec", "gcm-siv-enc", "gcm-siv-dec",
+              "xaes-gcm-enc"):
+        return "gcm"
+    if op in ("cmac", "ccm-enc", "ccm-dec", "siv-enc", "siv-dec"):
+        return "chain"
+    return "ctr"
+
+
+def tables(data, cpb, limit=None):
     """One table per op and key size, a column per message size; the
     multi-buffer ops (mb-cbc-enc-N, mb-cbc-mac-N) in one table per kind and
     key size, a column
-    per number of messages in flight."""
+    per number of messages in flight. limit: the limit row to take the
+    bounds from (default: data's own)."""
     res = defaultdict(dict)  # (op, bits) -> {(impl, column): row}
     columns = defaultdict(set)  # op -> columns
     mb_size = None
@@ -170,13 +188,10 @@ def tables(data, cpb):
     order = [i["name"] for i in data["impls"]]
     groups = {i["name"]: i["group"] for i in data["impls"]}
     # the AES bound; for gcm-enc and gcm-dec the GCM bound; none for gmac
-    # and ghash (as aesir-bench prints them)
-    bounds, gbounds = {}, {}
-    if data.get("limit"):
-        for b in data["limit"]["ctr"]:
-            bounds[b["key_bits"]] = b
-        for b in data["limit"].get("gcm", []):
-            gbounds[b["key_bits"]] = b
+    # and ghash (as aesir-bench prints them); bound_kind() for issue 19's
+    limit = limit or data.get("limit") or {}
+    kinds = {k: {b["key_bits"]: b for b in limit.get(k) or []}
+             for k in ("ctr", "gcm", "chain")}
     ops = []
     for r in data["results"]:
         op = mb_group(r["op"]) or r["op"]
@@ -186,8 +201,7 @@ def tables(data, cpb):
     out = []
     for op in ops:
         sizes = sorted(columns[op])
-        obounds = gbounds if op in ("gcm-enc", "gcm-dec") else \
-            {} if op in ("gmac", "ghash") else bounds
+        obounds = kinds.get(bound_kind(op) or "", {})
         for bits in (128, 192, 256):
             cells = res.get((op, bits))
             if not cells:
@@ -540,6 +554,128 @@ def gcm_targets(data, gcm, sw, ks):
     return text + rows
 
 
+def modes_targets(modes, grid):
+    """Issue 19's speed targets (point 5), one row per cell, from the
+    modes run (modes: `make perf-doc`'s run of the new modes with
+    aesir/default and the peers), the bounds from the grid's limit row,
+    aesir's own AES-GCM from the modes run's gcm-enc/gcm-dec rows. A
+    target whose cell is missing says "not measured (no row)": it is
+    neither met nor missed."""
+    rows = []
+    if not modes:
+        return []
+    cells = {(r["impl"], r["op"], r["key_bits"], r["size"]): r
+             for r in modes["results"]}
+    groups = {i["name"]: i["group"] for i in modes["impls"]}
+    limit = (grid or {}).get("limit") or modes.get("limit") or {}
+    bounds = {k: {b["key_bits"]: b for b in limit.get(k) or []}
+              for k in ("ctr", "chain")}
+    core = modes["meta"].get("perf_core_cycles")
+
+    def mine(op, bits, size):
+        return cells.get(("aesir/default", op, bits, size))
+
+    def peer(op, bits, size, only=None):
+        c = [(r["gbps"], i) for (i, o, b, sz), r in cells.items()
+             if o == op and b == bits and sz == size
+             and groups.get(i) == "peer" and (only is None or i == only)]
+        return max(c) if c else None
+
+    def add(what, asks, ours, versus, ratio, ok):
+        rows.append("| %s | %s | %s | %s | %s | %s |" % (
+            what, asks, ours, versus, ratio,
+            "not measured (no row)" if ok is None
+            else "met" if ok else "**missed**"))
+
+    def label(op, bits, size):
+        return "%s AES-%d %s" % (op, bits, size_label(size))
+
+    def vs_peer(op, bits, size, need, only=None):
+        c, p = mine(op, bits, size), peer(op, bits, size, only)
+        asks = ("%gx the fastest peer" % need if only is None
+                else "%gx %s" % (need, only))
+        if not c or not p:
+            add(label(op, bits, size), asks,
+                fmt3(c["gbps"]) if c else "-",
+                "%s %s" % (p[1], fmt3(p[0])) if p else
+                (only or "no peer row"), "-", None)
+            return
+        r, ok = ratio_cell(c["gbps"] / p[0], need)
+        add(label(op, bits, size), asks, fmt3(c["gbps"]),
+            "%s %s" % (p[1], fmt3(p[0])), r, ok)
+
+    def of_bound(op, bits, size, kind, need):
+        c, b = mine(op, bits, size), bounds[kind].get(bits)
+        name = "AES bound" if kind == "ctr" else "one-chain bound"
+        asks = "%g%% of the %s" % (100 * need, name)
+        if not c or not b:
+            add(label(op, bits, size), asks, fmt3(c["gbps"]) if c else "-",
+                name + (" %s" % fmt3(b["gbps"]) if b else " (no limit row)"),
+                "-", None)
+            return
+        if core and c.get("cpb_core") and b.get("cpb_core"):
+            fr = b["cpb_core"] / c["cpb_core"]
+        elif c.get("cpb_tsc") and b.get("cpb_tsc"):
+            fr = b["cpb_tsc"] / c["cpb_tsc"]
+        else:
+            fr = c["gbps"] / b["gbps"]
+        add(label(op, bits, size), asks, fmt3(c["gbps"]),
+            "%s %s" % (name, fmt3(b["gbps"])), "%s%%" % fmt3(100 * fr),
+            fr >= need)
+
+    def vs_own(op, bits, size, other, obits, need):
+        c, o = mine(op, bits, size), mine(other, obits, size)
+        asks = "%gx aesir %s AES-%d" % (need, other, obits)
+        if not c or not o:
+            add(label(op, bits, size), asks, fmt3(c["gbps"]) if c else "-",
+                "aesir %s %s" % (other, fmt3(o["gbps"]) if o else "-"), "-",
+                None)
+            return
+        r, ok = ratio_cell(c["gbps"] / o["gbps"], need)
+        add(label(op, bits, size), asks, fmt3(c["gbps"]),
+            "aesir %s %s" % (other, fmt3(o["gbps"])), r, ok)
+
+    for bits in (128, 256):
+        for op in ("xts-enc", "xts-dec", "ocb-enc", "ocb-dec"):
+            xts = op.startswith("xts")
+            for size in (16384, 1 << 20):
+                vs_peer(op, bits, size, 1.25 if xts else 1.1)
+                of_bound(op, bits, size, "ctr", 0.85 if xts else 0.88)
+            vs_peer(op, bits, 576, 1.2)
+        for op in ("cmac", "ccm-enc", "ccm-dec"):
+            of_bound(op, bits, 16384, "chain", 0.97)
+        for op in ("ccm-enc", "ccm-dec"):
+            vs_own(op, bits, 16384, "cmac", bits, 0.97)
+        vs_peer("mb-cmac-8", bits, 4096, 1.3, only="ipsec-mb")
+        vs_own("gcm-siv-enc", bits, 16384, "gcm-enc", bits, 0.6)
+        vs_own("gcm-siv-dec", bits, 16384, "gcm-dec", bits, 0.85)
+        for op in ("gcm-siv-enc", "gcm-siv-dec"):
+            vs_peer(op, bits, 16384, 1.2)
+        for op in ("kw-wrap", "kw-unwrap", "siv-enc", "siv-dec"):
+            for size in (32, 1024):
+                vs_peer(op, bits, size, 1.0, only="openssl")
+    for op, bits in (("aegis128l-enc", 128), ("aegis128l-dec", 128),
+                     ("aegis256-enc", 256), ("aegis256-dec", 256)):
+        for size in (576, 16384, 1 << 20):
+            vs_peer(op, bits, size, 1.1, only="sodium")
+    vs_own("aegis128x4-enc", 128, 16384, "gcm-enc", 128, 2.5)
+    return [
+        "", "### Issue 19's modes", "",
+        "aesir's figure is `aesir/default` (the default engine, and the "
+        "default GHASH engine for GCM-SIV), from the modes run (`%s`, "
+        "tables below): every ratio is a same-run one. Bounds from the "
+        "grid's limit row: the AES-instruction bound for XTS and OCB3, the "
+        "one-chain latency bound (AES rounds x aesenc latency per block, "
+        "one CBC-MAC chain) for CMAC and CCM. `sodium` is the current "
+        "libsodium (built from the libsodium-sys-stable crate's source) "
+        "when the peer cache has it, else Debian's 1.0.18, which has no "
+        "AEGIS (then: no row). Missed targets: docs/modes/<mode>.md says "
+        "what limits them." % modes["meta"]["command"],
+        "",
+        "| target cell | asks | aesir | against | ratio | |",
+        "|---|---|---:|---|---:|---|"] + rows
+
+
 GCM_ROWS = (
     "GCM rows. `aesir/<AES engine>` runs gcm-enc, gcm-dec and gmac with "
     "that AES engine and the default GHASH engine; `aesir/default` with "
@@ -581,13 +717,13 @@ KS_GCM_UNITS = (
 
 
 def main():
-    if len(sys.argv) not in (3, 4, 5, 6):
+    if len(sys.argv) not in (3, 4, 5, 6, 7):
         print("usage: perf_doc.py RESULTS_DIR OUTPUT.md [KEYSETUP_DIR "
-              "[GCM_DIR [GCM_SW_DIR]]]", file=sys.stderr)
+              "[GCM_DIR [GCM_SW_DIR [MODES_DIR]]]]", file=sys.stderr)
         return 2
     dirname, target = sys.argv[1], sys.argv[2]
-    extra = sys.argv[3:] + [None] * (6 - len(sys.argv))
-    ksdir, gcmdir, swdir = extra[0], extra[1], extra[2]
+    extra = sys.argv[3:] + [None] * (7 - len(sys.argv))
+    ksdir, gcmdir, swdir, modesdir = extra[0], extra[1], extra[2], extra[3]
 
     def load(d):
         if not d:
@@ -597,11 +733,13 @@ def main():
     data = load(dirname)
     lines = header(data["meta"], limit_block(dirname))
     ks_data, gcm_data, sw_data = load(ksdir), load(gcmdir), load(swdir)
+    modes_data = load(modesdir)
     t = targets(data, ks_data or data)
     g = gcm_targets(data, gcm_data, sw_data, ks_data or data)
-    if g and not t:
+    m = modes_targets(modes_data, data)
+    if (g or m) and not t:
         t = ["", "## Speed targets"]
-    lines += t + g
+    lines += t + g + m
     lines += ["", "## Throughput", "", GCM_ROWS]
     lines += tables(data, cpb=False)
     lines += ["", "## Cycles per byte"]
@@ -632,6 +770,15 @@ def main():
                   "The run the GCM targets' gcm-enc and gcm-dec figures "
                   "come from: `%s`." % gcm_data["meta"]["command"]]
         lines += tables(gcm_data, cpb=False)
+    if modes_data:
+        lines += ["", "## Modes run (issue 19)", "",
+                  "CMAC, CCM, OCB3, XTS, GCM-SIV, AES-SIV, KW, AEGIS and "
+                  "XAES-256-GCM with aesir's default engine and every peer "
+                  "that has them: `%s`. Conventions per op (nonce and tag "
+                  "sizes, how a key size maps to XTS and SIV keys): "
+                  "bench/bench.h. Bounds from the grid's limit row."
+                  % modes_data["meta"]["command"]]
+        lines += tables(modes_data, cpb=False, limit=data.get("limit"))
     if sw_data:
         lines += ["", "## Software GCM run", "",
                   "AESIR_CPU_DISABLE=%s: `%s`. aesir/default is `%s` with "
@@ -642,8 +789,8 @@ def main():
                       sw_data["meta"].get("aesir_default_ghash", "?"))]
         lines += tables(sw_data, cpb=False)
     notes = list(data["notes"])
-    for d, what in ((gcm_data, "GCM target run"), (sw_data, "software GCM "
-                                                   "run")):
+    for d, what in ((gcm_data, "GCM target run"),
+                    (sw_data, "software GCM run"), (modes_data, "modes run")):
         notes += ["%s: %s" % (what, n) for n in (d or {}).get("notes", [])]
     if notes:
         lines += ["", "## Notes from the run", ""]

@@ -207,26 +207,30 @@ static void progress(const struct bench_run *r, unsigned pass, size_t done,
     fflush(stderr);
 }
 
-/* dec_input -- gcm-dec decrypts what gcm-enc made: the input buffer gets
- * the reference's ciphertext and tag of a random message of len bytes
- * under the row's key and IV, so every impl verifies a good tag and does
- * all the work. */
-static int dec_input(struct bench_run *r, const uint8_t *key, unsigned bits,
-                     const uint8_t *iv, size_t len)
+/* dec_input -- a decryption op (gcm-dec, ...) decrypts what its
+ * encryption op made: the input buffer gets the reference's ciphertext and
+ * tag of a random message of len bytes under the row's key and IV
+ * (gcm_ref.c, or the op's reference impl: modes_ref.c), so every impl
+ * verifies a good tag and does all the work. */
+static int dec_input(struct bench_run *r, enum bench_op op, const uint8_t *key,
+                     unsigned bits, const uint8_t *iv, size_t len)
 {
     uint8_t *plain = malloc(len ? len : 1);
+    enum bench_op enc = (enum bench_op)bench_op_enc_of(op);
     int rc = -1;
 
     if (plain != NULL) {
         bench_rng_fill(&r->rng, plain, len);
-        rc = bench_gcm_ref(OP_GCM_ENC, key, bits, iv, bench_buf_in(r), plain,
-                           len);
+        rc = op == OP_GCM_DEC ? bench_gcm_ref(OP_GCM_ENC, key, bits, iv,
+                                              bench_buf_in(r), plain, len)
+                              : bench_mode_ref(r, enc, key, bits, iv,
+                                               bench_buf_in(r), plain, len);
     }
     if (rc != 0) {
         bench_note(r,
-                   "gcm-dec AES-%u %zu B: no input (out of memory?): "
-                   "not timed",
-                   bits, len);
+                   "%s AES-%u %zu B: no input (out of memory, or no "
+                   "reference): not timed",
+                   bench_op_name(op), bits, len);
         r->run_errors++;
     }
     free(plain);
@@ -244,19 +248,28 @@ static void measure_row(struct bench_run *r, enum bench_op op, unsigned k,
 
     if (sl == NULL)
         return;
-    if (!bench_op_is_stream(op) && bench_op_size(r, op, si) % 16 != 0) {
-        free(sl); /* ECB and CBC take whole blocks only */
+    if (!bench_op_len_ok(op, bench_op_size(r, op, si))) {
+        free(sl); /* ECB and CBC take whole blocks only, KW 8-byte units */
         return;
     }
     bench_rng_fill(&r->rng, key, sizeof(key));
     bench_rng_fill(&r->rng, iv, sizeof(iv));
-    if (op == OP_GCM_DEC && dec_input(r, key, bench_key_bits(k), iv,
-                                      bench_op_size(r, op, si)) != 0) {
+    for (size_t i = 0; i < r->nimpls; i++)
+        n += bench_runnable(r, i, op, k) &&
+             bench_len_fits(r->impls[i].impl, op, bench_op_size(r, op, si));
+    if (n == 0) {
+        free(sl);
+        return;
+    }
+    n = 0;
+    if (bench_op_enc_of(op) >= 0 && dec_input(r, op, key, bench_key_bits(k), iv,
+                                              bench_op_size(r, op, si)) != 0) {
         free(sl);
         return;
     }
     for (size_t i = 0; i < r->nimpls; i++)
         if (bench_runnable(r, i, op, k) &&
+            bench_len_fits(r->impls[i].impl, op, bench_op_size(r, op, si)) &&
             open_slot(r, &sl[n], i, op, k, si, key, iv) == 0)
             n++;
     for (unsigned sw = 0; n > 0 && sweep(r, sl, n, sw) > 0; sw++)

@@ -111,12 +111,14 @@ static size_t verify_lengths(const struct bench_run *r, enum bench_op op,
     for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
         lens[n++] = base[i];
     for (size_t i = 0; i < r->cfg.nsizes; i++)
-        if (bench_op_is_stream(op) || r->cfg.sizes[i] % 16 == 0)
+        if (bench_op_len_ok(op, r->cfg.sizes[i]))
             lens[n++] = r->cfg.sizes[i];
-    if (bench_op_is_stream(op)) {
+    if (bench_op_len_ok(op, 1))
         lens[n++] = 1;
-        lens[n++] = 33;
-    }
+    if (bench_op_len_ok(op, 33))
+        lens[n++] = 33; /* the stream modes, XTS's ciphertext stealing */
+    if (bench_op_len_ok(op, 40) && !bench_op_len_ok(op, 33))
+        lens[n++] = 40; /* KW: 8-byte units */
     return n;
 }
 
@@ -126,7 +128,7 @@ static void fail_op(struct bench_run *r, size_t i, enum bench_op op, FILE *log,
 {
     struct bench_impl_state *s = &r->impls[i];
 
-    s->dropped |= 1u << op;
+    s->dropped |= BENCH_OP_BIT(op);
     r->mismatches++;
     bench_note(r, "MISMATCH: %s %s: %s -- %s DROPPED for %s", s->impl->name,
                bench_op_name(op), what, s->impl->name, bench_op_name(op));
@@ -138,16 +140,20 @@ static void fail_op(struct bench_run *r, size_t i, enum bench_op op, FILE *log,
                 bench_op_name(op), (unsigned long long)r->cfg.seed);
 }
 
-/* wrong_tag -- gcm-dec: the input of length len with one bit of its tag
- * flipped must be refused (run() non-zero); 0 when it is. */
-static int wrong_tag(const struct bench_impl *im, void *ctx, uint8_t *out,
-                     uint8_t *in, size_t len)
+/* wrong_tag -- a decryption op (gcm-dec, ...): the input of length len
+ * with one bit of its tag (bench_op_tag_byte) flipped must be refused
+ * (run() non-zero); 0 when it is, or when op has no tag. */
+static int wrong_tag(const struct bench_impl *im, enum bench_op op, void *ctx,
+                     uint8_t *out, uint8_t *in, size_t len)
 {
+    long at = bench_op_tag_byte(op, len);
     int rc;
 
-    in[len + 15] ^= 0x80;
+    if (at < 0)
+        return 0;
+    in[at] ^= 0x80;
     rc = im->run(ctx, out, in, len);
-    in[len + 15] ^= 0x80;
+    in[at] ^= 0x80;
     return rc != 0 ? 0 : -1;
 }
 
@@ -170,7 +176,8 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
         return -1;
     }
     for (size_t j = 0; j < nlens; j++)
-        for (int again = 0; again < 2; again++) {
+        for (int again = 0; again < 2 && bench_len_fits(im, op, lens[j]);
+             again++) {
             size_t at = 0, bytes = bench_op_out_bytes(op, lens[j]);
             if (input != NULL)
                 memcpy(in, input[j], bench_op_in_bytes(op, lens[j]));
@@ -183,8 +190,7 @@ static int check_one(struct bench_run *r, size_t i, enum bench_op op,
                 return -1;
             }
             if (memcmp(out, ref[j], bytes) == 0) {
-                if (op != OP_GCM_DEC || again == 0 ||
-                    wrong_tag(im, ctx, out, in, lens[j]) == 0)
+                if (again == 0 || wrong_tag(im, op, ctx, out, in, lens[j]) == 0)
                     continue;
                 snprintf(what, sizeof(what),
                          "AES-%u, %zu bytes: a wrong tag was accepted", bits,
@@ -219,37 +225,53 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     uint8_t *input[BENCH_MAX_SIZES + 8] = {NULL};
     size_t lens[BENCH_MAX_SIZES + 8], nlens = verify_lengths(r, op, lens);
     unsigned bits = bench_key_bits(k);
-    int any = 0, dec = op == OP_GCM_DEC;
+    int any = 0, dec = bench_op_enc_of(op) >= 0;
+    int m19 = bench_op_is_mode19(op);
 
     for (size_t i = 0; i < r->nimpls; i++)
         any |= r->impls[i].usable && (r->impls[i].claimed[k] >> op & 1) &&
                !(r->impls[i].dropped >> op & 1);
     if (!any)
         return;
+    if (m19 && log != NULL && r->cfg.verbose) {
+        const char *who = bench_mode_ref_name(
+            r, dec ? (enum bench_op)bench_op_enc_of(op) : op, bits);
+        fprintf(log, "%s AES-%u: checked against %s\n", bench_op_name(op), bits,
+                who != NULL ? who : "(none)");
+    }
     bench_rng_fill(&r->rng, key, sizeof(key));
     bench_rng_fill(&r->rng, iv, sizeof(iv));
     bench_rng_fill(&r->rng, bench_buf_in(r), r->buf_len);
     for (size_t j = 0; j < nlens; j++) {
         const uint8_t *in = bench_buf_in(r);
         ref[j] = malloc(bench_op_out_bytes(op, lens[j]));
-        /* gcm-dec: the input is the reference's ciphertext and tag */
-        if (dec && (input[j] = malloc(lens[j] + 16)) != NULL &&
-            bench_gcm_ref(OP_GCM_ENC, key, bits, iv, input[j], in, lens[j]) !=
-                0) {
+        /* a decryption op: the input is the reference's encryption of the
+         * message (ciphertext and tag), the output must be the message */
+        if (dec &&
+            (input[j] = malloc(bench_op_in_bytes(op, lens[j]))) != NULL &&
+            (m19 ? bench_mode_ref(r, (enum bench_op)bench_op_enc_of(op), key,
+                                  bits, iv, input[j], in, lens[j])
+                 : bench_gcm_ref(OP_GCM_ENC, key, bits, iv, input[j], in,
+                                 lens[j])) != 0) {
             free(input[j]);
             input[j] = NULL;
         }
+        if (dec && m19 && ref[j] != NULL)
+            memcpy(ref[j], in, lens[j]);
         if (dec)
             in = input[j];
         if (op == OP_GHASH)
             gmac_ref[j] = malloc(16);
         if (ref[j] == NULL || in == NULL ||
-            ref_compute(op, key, bits, iv, ref[j], in, lens[j]) != 0 ||
+            (m19 ? (!dec && bench_mode_ref(r, op, key, bits, iv, ref[j], in,
+                                           lens[j]) != 0)
+                 : ref_compute(op, key, bits, iv, ref[j], in, lens[j]) != 0) ||
             (op == OP_GHASH && (gmac_ref[j] == NULL ||
                                 ref_compute(OP_GMAC, key, bits, iv, gmac_ref[j],
                                             in, lens[j]) != 0))) {
-            bench_note(r, "no reference for %s AES-%u: not timed",
-                       bench_op_name(op), bits);
+            bench_note(r, "no reference for %s AES-%u%s: not timed",
+                       bench_op_name(op), bits,
+                       m19 ? " (its reference impl failed)" : "");
             for (size_t x = 0; x <= j; x++) {
                 free(ref[x]);
                 free(input[x]);
@@ -265,7 +287,7 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
         if (check_one(r, i, op, bits, key, iv, lens, nlens,
                       op == OP_GHASH && s->impl->ghash_is_gmac ? gmac_ref : ref,
                       dec ? input : NULL, log) == 0)
-            s->verified[k] |= 1u << op;
+            s->verified[k] |= BENCH_OP_BIT(op);
     }
     for (size_t j = 0; j < nlens; j++) {
         free(ref[j]);
@@ -274,7 +296,7 @@ static void verify_cell(struct bench_run *r, enum bench_op op, unsigned k,
     }
 }
 
-unsigned bench_verify(struct bench_run *r, uint32_t ops, unsigned keys,
+unsigned bench_verify(struct bench_run *r, bench_ops ops, unsigned keys,
                       FILE *log)
 {
     unsigned before = r->mismatches;
@@ -287,7 +309,7 @@ unsigned bench_verify(struct bench_run *r, uint32_t ops, unsigned keys,
             fprintf(log, "\n*** the GCM reference (bench/gcm_ref.c) fails "
                          "the GCM test cases: GCM ops skipped ***\n\n");
         r->mismatches++;
-        ops &= ~(uint32_t)OPS_GCM;
+        ops &= ~(bench_ops)OPS_GCM;
     }
     for (int op = 0; op < OP_COUNT; op++)
         for (unsigned k = 0; k < BENCH_NKEYS; k++)

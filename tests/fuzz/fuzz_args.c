@@ -232,12 +232,13 @@ static void check_split(const char *s)
  * its sizes and key sizes, printed back as lists, parse the same. */
 static void check_config(const struct bench_config *c)
 {
-    char list[BENCH_MAX_SIZES * 24 + 8], err[BENCH_CLI_ERR], one[24];
+    char list[OP_COUNT * 16 + BENCH_MAX_SIZES * 24 + 8], err[BENCH_CLI_ERR],
+        one[24];
     size_t sizes[BENCH_MAX_SIZES], n = 0, o = 0;
     unsigned keys = 0;
-    uint32_t ops = 0;
+    bench_ops ops = 0;
 
-    FUZZ_CHECK(c->ops != 0 && c->ops < (1u << OP_COUNT));
+    FUZZ_CHECK(c->ops != 0 && (c->ops >> (OP_COUNT - 1)) <= 1);
     FUZZ_CHECK(c->keys != 0 && c->keys <= 7);
     FUZZ_CHECK(c->nsizes >= 1 && c->nsizes <= BENCH_MAX_SIZES);
     for (size_t i = 0; i < c->nsizes; i++) {
