@@ -1790,19 +1790,19 @@ static void gcm_case(size_t len, size_t aad_len, size_t iv_len)
 static _Alignas(64) aesir_gcm_siv_key siv_key;
 static uint8_t siv_nonce[12];
 
-static void call_siv_init(void)
+static void call_gcm_siv_init(void)
 {
     g.err = aesir_gcm_siv_init_ex(&siv_key, g.keybytes, g.key_len, g.engine,
                                   g.ghash, AESIR_GCM_SIV_AES192);
 }
 
-static void call_siv_seal(void)
+static void call_gcm_siv_seal(void)
 {
     g.err = aesir_gcm_siv_seal(&siv_key, siv_nonce, g.aad, g.aad_len, g.out,
                                sizeof(g.out), &g.out_len, g.in, g.len);
 }
 
-static void call_siv_open(void)
+static void call_gcm_siv_open(void)
 {
     g.err = aesir_gcm_siv_open(&siv_key, siv_nonce, g.aad, g.aad_len, g.out,
                                sizeof(g.out), &g.out_len, g.in, g.len + 16);
@@ -1881,14 +1881,14 @@ static void gcm_siv_case(size_t len, size_t aad_len)
                              sizeof(sealed), &n, pt, len) == AESIR_OK);
     register_siv_secrets(pt, len, sealed + len);
     memcpy(g.in, pt, len);
-    scan_call("gcm_siv_seal", call_siv_seal);
+    scan_call("gcm_siv_seal", call_gcm_siv_seal);
     CHECK(g.err == AESIR_OK && g.out_len == len + 16 &&
           memcmp(g.out, sealed, len + 16) == 0);
     memcpy(g.in, sealed, len + 16);
-    scan_call("gcm_siv_open", call_siv_open);
+    scan_call("gcm_siv_open", call_gcm_siv_open);
     CHECK(g.err == AESIR_OK && g.out_len == len && memcmp(g.out, pt, len) == 0);
     g.in[len + 3] ^= 1;
-    scan_call("gcm_siv_open bad tag", call_siv_open);
+    scan_call("gcm_siv_open bad tag", call_gcm_siv_open);
     CHECK(g.err == AESIR_E_AUTH && g.out_len == 0 && all_zero(g.out, len));
 }
 
@@ -1896,7 +1896,7 @@ static void gcm_siv_case(size_t len, size_t aad_len)
 static void test_gcm_siv_pair(void)
 {
     reset_call_secrets();
-    scan_call("gcm_siv_init_ex", call_siv_init);
+    scan_call("gcm_siv_init_ex", call_gcm_siv_init);
     CHECK_EQ(g.err, AESIR_OK);
     gcm_siv_case(100, 20);
     gcm_siv_case(531, 0);
