@@ -703,7 +703,7 @@ static void bad_input(const char *e)
     CHECK(all_zero(&k, sizeof(k)));
     CHECK_EQ(aesir_ccm_init_ex(&k, key, 16, "no-such-engine"),
              AESIR_E_ENGINE_UNKNOWN);
-    CHECK_EQ(aesir_ccm_init_ex((aesir_ccm_key *)(void *)(raw + 8), key, 16, e),
+    CHECK_EQ(aesir_ccm_init_ex((aesir_ccm_key *)(void *)(raw + 4), key, 16, e),
              AESIR_E_ARGUMENT);
     CHECK(all_zero(raw, sizeof(raw)));
     CHECK_EQ(aesir_ccm_init_ex(&k, key, 32, e), AESIR_OK);

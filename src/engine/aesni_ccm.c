@@ -43,10 +43,12 @@
  *
  * Constant time: yes, given that AESENC is. No branch or address depends
  * on the key, the MAC state or the data; branches depend on nr and the
- * block count (public).
+ * block count (public). What a compiler spills is wiped from the stack
+ * before the entry points return (below).
  */
 #define ENGINE_ISA "aes,ssse3"
 #include "engine.h"
+#include "stack_wipe.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
@@ -187,21 +189,42 @@ ENGINE_INLINE void ccm_dec_nr(const __m128i *rk, const unsigned nr,
               ccm_bswap(_mm_add_epi64(c0, _mm_set_epi64x(0, (long long)n))));
 }
 
-/* The entry points, one kernel per key size (nr a constant). */
+/*
+ * The entry points: one kernel per key size (nr a constant), each out of
+ * line below its entry point, which then wipes the stack it used. gcc 12
+ * keeps everything in registers; clang 14 spills K0, K(nr), their XOR
+ * and some round keys of the SSE decryption kernel to the red zone
+ * (objdump), where the next calls overwrote them only by chance. The
+ * kernels use no frame beyond the 128-byte red zone: 256 bytes cover it
+ * (tests/test_residue.c checks both compilers' builds).
+ */
+#define CCM_WIPE_BYTES 256
+
+#define CCM_BODY(name, body, attr, nrv)                                        \
+    static STACK_WIPE_BODY attr void name(const __m128i *k, uint8_t ctr[16],   \
+                                          uint8_t mac[16], uint8_t *out,       \
+                                          const uint8_t *in, size_t n)         \
+    {                                                                          \
+        body(k, nrv, ctr, mac, out, in, n);                                    \
+    }
+
 #define CCM_ENTRY(name, body, attr)                                            \
-    attr void name(const void *rk, unsigned nr, uint8_t ctr[16],               \
-                   uint8_t mac[16], uint8_t *out, const uint8_t *in,           \
-                   size_t nblocks)                                             \
+    CCM_BODY(name##_10, body, attr, 10)                                        \
+    CCM_BODY(name##_12, body, attr, 12) CCM_BODY(name##_14, body, attr, 14)    \
+        attr void                                                              \
+        name(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t mac[16],    \
+             uint8_t *out, const uint8_t *in, size_t nblocks)                  \
     {                                                                          \
         const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);  \
         if (nblocks == 0)                                                      \
             return;                                                            \
         if (nr == 10)                                                          \
-            body(k, 10, ctr, mac, out, in, nblocks);                           \
+            name##_10(k, ctr, mac, out, in, nblocks);                          \
         else if (nr == 12)                                                     \
-            body(k, 12, ctr, mac, out, in, nblocks);                           \
+            name##_12(k, ctr, mac, out, in, nblocks);                          \
         else                                                                   \
-            body(k, 14, ctr, mac, out, in, nblocks);                           \
+            name##_14(k, ctr, mac, out, in, nblocks);                          \
+        aesir_wipe_stack(CCM_WIPE_BYTES);                                      \
     }
 
 #define SSE_ATTR ENGINE_TARGET
