@@ -383,7 +383,7 @@ static int check(const struct aegis_key_state *k, const uint8_t *nonce,
         return AESIR_E_ARGUMENT;
     if (nonce_len != key_bytes(k->variant))
         return AESIR_E_IV_LENGTH;
-    if ((uint64_t)aad_len > AEGIS_MAX_LEN)
+    if (!aesir_at_most(aad_len, AEGIS_MAX_LEN))
         return AESIR_E_INPUT_LENGTH;
     return AESIR_OK;
 }
@@ -413,7 +413,7 @@ int aesir_aegis_seal_detached(const aesir_aegis_key *key, const uint8_t *nonce,
         return err;
     if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
         return AESIR_E_ARGUMENT;
-    if ((uint64_t)len > AEGIS_MAX_LEN)
+    if (!aesir_at_most(len, AEGIS_MAX_LEN))
         return AESIR_E_INPUT_LENGTH;
     run(k, nonce, aad, aad_len, out, in, len, tag, tag_len, 0);
     return AESIR_OK;
@@ -432,7 +432,7 @@ int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
         return err;
     if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
         return AESIR_E_ARGUMENT;
-    if ((uint64_t)len > AEGIS_MAX_LEN)
+    if (!aesir_at_most(len, AEGIS_MAX_LEN))
         return AESIR_E_INPUT_LENGTH;
     /* the tag may lie in out's way (in place, appended): read it first */
     memcpy(want, tag, tag_len);
@@ -461,7 +461,7 @@ int aesir_aegis_seal(const aesir_aegis_key *key, const uint8_t *nonce,
         return err;
     if (out == NULL || out_len == NULL || (in == NULL && in_len != 0))
         return AESIR_E_ARGUMENT;
-    if ((uint64_t)in_len > AEGIS_MAX_LEN)
+    if (!aesir_at_most(in_len, AEGIS_MAX_LEN))
         return AESIR_E_INPUT_LENGTH;
     if (out_cap < tag_len || out_cap - tag_len < in_len)
         return AESIR_E_OUTPUT_SIZE;
@@ -486,7 +486,7 @@ int aesir_aegis_open(const aesir_aegis_key *key, const uint8_t *nonce,
     if (in_len < tag_len)
         return AESIR_E_INPUT_LENGTH;
     len = in_len - tag_len;
-    if ((uint64_t)len > AEGIS_MAX_LEN)
+    if (!aesir_at_most(len, AEGIS_MAX_LEN))
         return AESIR_E_INPUT_LENGTH;
     if (out_cap < len)
         return AESIR_E_OUTPUT_SIZE;

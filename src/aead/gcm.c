@@ -338,19 +338,11 @@ static void start(struct gcm_state *st, const struct gcm_key_state *k,
     st->magic = GCM_MAGIC;
 }
 
-/* n <= max, through a 64-bit parameter: where size_t has 32 bits the
- * comparison is always true, which a direct one would be warned about
- * (-Wtype-limits). */
-static int at_most(uint64_t n, uint64_t max)
-{
-    return n <= max;
-}
-
 /* IV lengths of SP 800-38D: 1 byte up to 2^61 - 1 bytes (2^64 - 1 bits,
  * rounded down to whole bytes). */
 static int iv_len_ok(size_t iv_len)
 {
-    return iv_len != 0 && at_most(iv_len, GCM_MAX_AAD);
+    return iv_len != 0 && aesir_at_most(iv_len, GCM_MAX_AAD);
 }
 
 int aesir_gcm_start(aesir_gcm *ctx, const aesir_gcm_key *key, const uint8_t *iv,
@@ -543,7 +535,8 @@ static int oneshot_checks(const struct gcm_key_state *k, const uint8_t *iv,
         return AESIR_E_ARGUMENT;
     if (!iv_len_ok(iv_len))
         return AESIR_E_IV_LENGTH;
-    if (!at_most(aad_len, GCM_MAX_AAD) || !at_most(len, GCM_MAX_DATA))
+    if (!aesir_at_most(aad_len, GCM_MAX_AAD) ||
+        !aesir_at_most(len, GCM_MAX_DATA))
         return AESIR_E_INPUT_LENGTH;
     return AESIR_OK;
 }

@@ -388,13 +388,6 @@ static int open_msg(const struct gcm_siv_key_state *k, const uint8_t nonce[12],
 
 /* ---- API ------------------------------------------------------------- */
 
-/* n <= max, through a 64-bit parameter (no -Wtype-limits where size_t
- * has 32 bits). */
-static int at_most(uint64_t n, uint64_t max)
-{
-    return n <= max;
-}
-
 static int checks(const struct gcm_siv_key_state *k, const uint8_t *nonce,
                   const uint8_t *aad, size_t aad_len, const void *out,
                   const void *in, size_t len)
@@ -404,7 +397,8 @@ static int checks(const struct gcm_siv_key_state *k, const uint8_t *nonce,
     if (nonce == NULL || (aad_len != 0 && aad == NULL) ||
         (len != 0 && (out == NULL || in == NULL)))
         return AESIR_E_ARGUMENT;
-    if (!at_most(aad_len, GCM_SIV_MAX_AAD) || !at_most(len, GCM_SIV_MAX_DATA))
+    if (!aesir_at_most(aad_len, GCM_SIV_MAX_AAD) ||
+        !aesir_at_most(len, GCM_SIV_MAX_DATA))
         return AESIR_E_INPUT_LENGTH;
     return AESIR_OK;
 }

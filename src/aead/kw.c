@@ -35,13 +35,6 @@ static const uint8_t icv2[4] = {0xa6, 0x59, 0x59, 0xa6};
 /* KWP plaintext: at most 2^32 - 1 bytes (its length field). */
 #define KWP_MAX_BYTES UINT64_C(0xffffffff)
 
-/* n <= max through a 64-bit parameter: with a 32-bit size_t a direct
- * comparison would always hold (and -Wtype-limits says so). */
-static int at_most(uint64_t n, uint64_t max)
-{
-    return n <= max;
-}
-
 /* The forward cipher of a wrap (inv: the AES inverse) and its inverse. */
 struct kw_fn {
     const struct aesir_key_state *ks;
@@ -155,7 +148,7 @@ int aesir_kw_wrap(const aesir_aes *kek, unsigned options, uint8_t *out,
     if (err != AESIR_OK)
         return err;
     if (in_len % 8 != 0 || in_len < 16 ||
-        !at_most(in_len / 8, KW_MAX_SEMIBLOCKS))
+        !aesir_at_most(in_len / 8, KW_MAX_SEMIBLOCKS))
         return AESIR_E_INPUT_LENGTH;
     if (out_cap < 8 || out_cap - 8 < in_len)
         return AESIR_E_OUTPUT_SIZE;
@@ -179,7 +172,7 @@ int aesir_kw_unwrap(const aesir_aes *kek, unsigned options, uint8_t *out,
     if (err != AESIR_OK)
         return err;
     if (in_len % 8 != 0 || in_len < 24 ||
-        !at_most(in_len / 8 - 1, KW_MAX_SEMIBLOCKS))
+        !aesir_at_most(in_len / 8 - 1, KW_MAX_SEMIBLOCKS))
         return AESIR_E_INPUT_LENGTH;
     len = in_len - 8;
     if (out_cap < len)
@@ -212,7 +205,7 @@ int aesir_kwp_wrap(const aesir_aes *kek, unsigned options, uint8_t *out,
 
     if (err != AESIR_OK)
         return err;
-    if (in_len == 0 || !at_most(in_len, KWP_MAX_BYTES))
+    if (in_len == 0 || !aesir_at_most(in_len, KWP_MAX_BYTES))
         return AESIR_E_INPUT_LENGTH;
     if (in_len > SIZE_MAX - 15) /* 32-bit size_t: no such buffer */
         return AESIR_E_OUTPUT_SIZE;
@@ -255,7 +248,7 @@ int aesir_kwp_unwrap(const aesir_aes *kek, unsigned options, uint8_t *out,
     if (err != AESIR_OK)
         return err;
     if (in_len % 8 != 0 || in_len < 16 ||
-        !at_most(in_len - 8, KWP_MAX_BYTES + 1))
+        !aesir_at_most(in_len - 8, KWP_MAX_BYTES + 1))
         return AESIR_E_INPUT_LENGTH;
     padded = in_len - 8;
     if (out_cap < padded)

@@ -201,8 +201,9 @@ typedef size_t (*aesir_gcmsiv_dec_fn)(const void *rk, unsigned nr,
  * aligned), followed at l + 16 * 36 by P_1 .. P_32, P_j = L_(ntz(1)) ^
  * ... ^ L_(ntz(j)): Offset_(i0 + j) = Offset_(i0) ^ P_j when i0 is a
  * multiple of a power of two above j. The caller guarantees index +
- * nblocks < 2^36, so ntz(i) <= 35 stays in the table. Offset and checksum are updated. It may do fewer blocks
- * (whole batches, say) and returns how many it did; ocb.c does the rest.
+ * nblocks < 2^36, so ntz(i) <= 35 stays in the table. Offset and checksum are
+ * updated. It may do fewer blocks (whole batches, say) and returns how many it
+ * did; ocb.c does the rest.
  */
 typedef size_t (*aesir_ocb_fn)(const void *rk, unsigned nr, const uint8_t *l,
                                uint64_t index, uint8_t offset[16],
@@ -268,12 +269,12 @@ struct aesir_engine {
     aesir_gcm_short_fn gcm_short; /* optional, for gcm_ghash too */
     aesir_ccm_fn ccm_enc;         /* optional: CCM fast paths (above) */
     aesir_ccm_fn ccm_dec;
-    aesir_ctr32le_fn ctr32le;     /* optional: GCM-SIV's CTR (above) */
+    aesir_ctr32le_fn ctr32le; /* optional: GCM-SIV's CTR (above) */
     /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
     aesir_gcmsiv_dec_fn gcmsiv_dec;
-    aesir_ocb_fn ocb_enc;         /* optional: OCB3 fast paths (above) */
+    aesir_ocb_fn ocb_enc; /* optional: OCB3 fast paths (above) */
     aesir_ocb_fn ocb_dec;
-    aesir_xts_fn xts_enc;         /* optional: XTS fast paths (above) */
+    aesir_xts_fn xts_enc; /* optional: XTS fast paths (above) */
     aesir_xts_fn xts_dec;
     aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
     aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
@@ -345,6 +346,15 @@ aesir_key_state(const aesir_aes *ctx, unsigned dirs)
     if (ks->magic != AESIR_KEY_MAGIC || (ks->dirs & dirs) != dirs)
         return NULL;
     return ks;
+}
+
+/* n <= max, through 64-bit parameters: where size_t has 32 bits a direct
+ * comparison of a size_t with a 64-bit limit is always true, which
+ * -Wtype-limits reports (the modes' SP 800-38D, RFC 8452, SP 800-38F and
+ * AEGIS length limits). */
+static inline int aesir_at_most(uint64_t n, uint64_t max)
+{
+    return n <= max;
 }
 
 /* CPU features (src/core/cpu.c): probed once, masked by the environment
