@@ -990,7 +990,7 @@ static void test_misuse(void)
     aesir_aegis_clear(&k);
     T(aesir_aegis_seal(&k, nonce, 16, NULL, 0, out, sizeof(out), &ol, in, 16,
                        16) == AESIR_E_STATE);
-    mis = (aesir_aegis_key *)(void *)(raw + 8);
+    mis = (aesir_aegis_key *)(void *)(raw + 4);
     T(aesir_aegis_init(mis, AESIR_AEGIS_128L, key, 16) == AESIR_E_ARGUMENT);
     T(aesir_aegis_engine(mis, NULL, NULL) == AESIR_E_STATE);
     aesir_aegis_clear(mis);

@@ -415,12 +415,12 @@ static void bad(const char *e)
     T(aesir_cmac_init_ex(NULL, key, 16, e) == AESIR_E_ARGUMENT);
     T(aesir_cmac_init_ex(&k, key, 16, "no-such-engine") ==
       AESIR_E_ENGINE_UNKNOWN);
-    T(aesir_cmac_init_ex((aesir_cmac_key *)(void *)(raw + 8), key, 16, e) ==
+    T(aesir_cmac_init_ex((aesir_cmac_key *)(void *)(raw + 4), key, 16, e) ==
       AESIR_E_ARGUMENT);
     T(all_zero(raw, sizeof(raw)));
     T(aesir_cmac_init(&k, key, 32) == AESIR_OK);
     memset(f, 0xaa, 16);
-    T(aesir_cmac_tag((const aesir_cmac_key *)(const void *)(raw + 8), msg, 1, f,
+    T(aesir_cmac_tag((const aesir_cmac_key *)(const void *)(raw + 4), msg, 1, f,
                      16) == AESIR_E_STATE &&
       all_eq(f, 0xaa, 16));
     aesir_cmac_clear(&k);

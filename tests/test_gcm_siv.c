@@ -569,7 +569,7 @@ static void test_flips(const struct gcm_pair *p, int slow)
 static void test_misuse(void)
 {
     _Alignas(16) static uint8_t raw[sizeof(aesir_gcm_siv_key) + 16];
-    aesir_gcm_siv_key k, *mis = (aesir_gcm_siv_key *)(void *)(raw + 8);
+    aesir_gcm_siv_key k, *mis = (aesir_gcm_siv_key *)(void *)(raw + 4);
     uint8_t key[32] = {1}, nonce[12] = {3}, in[64] = {0}, out[96], tag[16];
     size_t n;
     const char *a, *g;

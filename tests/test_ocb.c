@@ -564,7 +564,7 @@ static void api_bad_input(void)
     CHECK_EQ(aesir_ocb_init(&key, NULL, 16), AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_ocb_init_ex(&key, k, 16, "no-such-engine"),
              AESIR_E_ENGINE_UNKNOWN);
-    mis = (aesir_ocb_key *)(void *)(raw + (16 - (uintptr_t)raw % 16) % 16 + 8);
+    mis = (aesir_ocb_key *)(void *)(raw + (16 - (uintptr_t)raw % 16) % 16 + 4);
     CHECK_EQ(aesir_ocb_init(mis, k, 16), AESIR_E_ARGUMENT);
     CHECK(aesir_ocb_engine(&key) == NULL);
     /* a key not set up */

@@ -597,7 +597,7 @@ static void part_api(void)
     CHECK_EQ(aesir_xts_init(&k, NULL, 32), AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_xts_init_ex(&k, key, 32, "bogus"), AESIR_E_ENGINE_UNKNOWN);
     CHECK(aesir_xts_engine(&k) == NULL);
-    CHECK_EQ(aesir_xts_init((aesir_xts_key *)(void *)(raw + 8), key, 32),
+    CHECK_EQ(aesir_xts_init((aesir_xts_key *)(void *)(raw + 4), key, 32),
              AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_xts_init(&k, key, 64), AESIR_OK);
     CHECK(aesir_xts_engine(&k) != NULL &&
