@@ -40,7 +40,9 @@
  *              knowing it gives equations in H); a 96-bit IV's J0 is
  *              public.
  *
- * and for OCB3, on every engine (the key's AES schedules as above,
+ * (these four also byte-reversed per 8-byte piece: the form software
+ * and carry-less-multiply GHASH engines hold blocks in), and for OCB3,
+ * on every engine (the key's AES schedules as above,
  * keystream = the pad E_K(Offset_*) of a partial last block, plaintext):
  *
  *   ocb-L      L_*, L_$, L_0 .. L_35 and their running sums P_1 .. P_32
@@ -66,8 +68,8 @@
  * The result is a table on stdout, per engine and function, of what was
  * found (kind and number of distinct 16-byte secrets); -v prints the
  * clean rows too and where each hit lies. The test fails when keystream,
- * plaintext, cbc-xor, mac-chain or any GCM or OCB kind is found anywhere, or key
- * material that the allowlist below does not name with its reason.
+ * plaintext, cbc-xor, mac-chain or any GCM or OCB kind is found anywhere, or
+ * key material that the allowlist below does not name with its reason.
  *
  * It can fail: a self-check first runs a deliberately leaky function on
  * the same stack (the key, a round key, a keystream block at an odd
@@ -153,10 +155,10 @@ enum kind {
 };
 
 static const char *const kind_name[NKINDS] = {
-    "key",       "rk",      "rk-inv",    "sched",     "keystream",
-    "plaintext", "cbc-xor", "mac-chain", "ghash-key", "ekj0",
-    "ghash-out", "j0",      "ccm-s0",    "ccm-mac",   "ocb-L",
-    "ocb-offset", "xts-tweak", "xts-xor", "aegis-state"};
+    "key",        "rk",        "rk-inv",    "sched",      "keystream",
+    "plaintext",  "cbc-xor",   "mac-chain", "ghash-key",  "ekj0",
+    "ghash-out",  "j0",        "ccm-s0",    "ccm-mac",    "ocb-L",
+    "ocb-offset", "xts-tweak", "xts-xor",   "aegis-state"};
 
 /* Key material may be allowlisted; the rest never. */
 static int kind_is_key(unsigned k)
@@ -364,12 +366,28 @@ static void add_piece(size_t s, const uint8_t *p, size_t avail, int bcast)
 /* The 8-byte pieces of p[0..n) (n rounded down to 8) as one secret; a
  * weak one is looked for with the 24 bytes after it when avail (>= n)
  * bytes can be read from p. */
+/* GHASH values also live byte-reversed: a software multiplier holds a
+ * block as two big-endian-loaded 64-bit words (stored little-endian),
+ * a carry-less-multiply one as the whole block reflected (pshufb), so
+ * each 8-byte piece of these kinds is looked for reversed too. */
+static int kind_is_reflected(unsigned kind)
+{
+    return kind == K_HKEY || kind == K_EKJ0 || kind == K_GHASH || kind == K_J0;
+}
+
 static void add_secret_in(unsigned kind, const uint8_t *p, size_t n,
                           size_t avail)
 {
     size_t s = new_secret(kind);
-    for (size_t i = 0; i + 8 <= n; i += 8)
+    for (size_t i = 0; i + 8 <= n; i += 8) {
         add_piece(s, p + i, avail - i, kind == K_SCHED);
+        if (kind_is_reflected(kind)) {
+            uint8_t r[8];
+            for (size_t j = 0; j < 8; j++)
+                r[j] = p[i + 7 - j];
+            add_piece(s, r, 8, 0);
+        }
+    }
 }
 
 static void add_secret(unsigned kind, const uint8_t *p, size_t n)
@@ -2342,8 +2360,9 @@ static void test_engine_key(size_t key_len)
 
 static int selfcheck_wipe;
 
-/* Copies the key, a round key, a keystream block, a plaintext block and
- * 32 bytes of a bitsliced schedule into its frame, one of them at an odd
+/* Copies the key, a round key, a keystream block, a plaintext block,
+ * 32 bytes of a bitsliced schedule and a GHASH value byte-reflected (as
+ * pshufb leaves it) into its frame, one of them at an odd
  * offset, as a careless mode would; wipes them only when selfcheck_wipe
  * is set. */
 __attribute__((noinline)) static void leaky(void)
@@ -2360,6 +2379,8 @@ __attribute__((noinline)) static void leaky(void)
     memcpy(p + 35, g.want, 16);              /* keystream, odd offset */
     memcpy(p + 64, g.in, 16);                /* plaintext */
     memcpy(p + 96, bs->rk_enc + 64 * 2, 32); /* round key 2, half */
+    for (int i = 0; i < 16; i++)             /* a GHASH value, reflected */
+        p[128 + i] = g.tag[15 - i];
     if (selfcheck_wipe)
         aesir_wipe(frame, sizeof(frame));
     __asm__ __volatile__("" : : "r"(p) : "memory");
@@ -2383,6 +2404,8 @@ static void selfcheck(void)
     fill(g.in, 16);
     add_secret(K_KEYSTREAM, g.want, 16);
     add_secret(K_PLAIN, g.in, 16);
+    fill(g.tag, 16);
+    add_secret(K_GHASH, g.tag, 16);
 
     selfcheck_wipe = 0;
     depth = run_on_stack(leaky);
@@ -2393,7 +2416,7 @@ static void selfcheck(void)
         for (size_t s = 0; s < nsecrets; s++)
             seen[secret_kind[s]] |= secret_found[s];
         ok_leak = seen[K_KEY] && seen[K_RK] && seen[K_KEYSTREAM] &&
-                  seen[K_PLAIN] && seen[K_SCHED];
+                  seen[K_PLAIN] && seen[K_SCHED] && seen[K_GHASH];
     }
     selfcheck_wipe = 1;
     run_on_stack(leaky);
