@@ -67,7 +67,7 @@ def man_section(cmd):
 # The overview.
 rc, overview, err = run("--help")
 check(rc == 0 and err == "", f"aesir --help: status {rc}, stderr {err!r}")
-for args in (["-h"], ["help"]):
+for args in (["-h"], ["help"], ["help", "--help"], ["--help", "-h"]):
     r = run(*args)
     check(r == (0, overview, ""), f"aesir {' '.join(args)} = aesir --help")
 commands = []
@@ -114,6 +114,7 @@ for code in range(5):
 for args, text in ((["frobnicate"], "unknown command 'frobnicate'"),
                    (["help", "frobnicate"], "unknown command 'frobnicate'"),
                    (["help", "info", "x"], "unexpected argument 'x'"),
+                   (["help", "--frob"], "unknown option '--frob'"),
                    (["--version", "x"], "unexpected argument 'x'"),
                    ([], "no command")):
     rc, out, err = run(*args)

@@ -11,9 +11,10 @@ prompts appear on the terminal; echo is off while the passphrase is typed
 again afterwards; encryption asks twice, starts again when the two differ
 or one is empty, and gives up after three tries (exit status 2); the key
 read from the terminal equals the key from a passphrase file with the same
-text; SIGINT (Ctrl-C typed) and SIGTERM while the prompt waits end the
-process by that signal with the terminal's echo restored; without a
-terminal the error names --passphrase-fd/--passphrase-file (status 3).
+text; SIGINT (Ctrl-C typed), SIGTERM and SIGHUP while the prompt waits
+end the process by that signal with the terminal's echo restored, while
+an ignored SIGHUP stays ignored; without a terminal the error names
+--passphrase-fd/--passphrase-file (status 3).
 """
 import fcntl
 import os
@@ -41,13 +42,15 @@ def check(cond, what):
 class Tty:
     """prog with args in a new session on a fresh pty."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, ignore=()):
         self.master, self.slave = os.openpty()
         slave = self.slave
 
         def child():
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for sig in ignore:
+                signal.signal(sig, signal.SIG_IGN)
 
         self.p = subprocess.Popen([prog] + list(args), stdin=slave,
                                   stdout=subprocess.PIPE,
@@ -212,6 +215,18 @@ for sig, how in ((signal.SIGINT, "ctrl-c"), (signal.SIGTERM, "kill"),
     check(t.echo_on(), f"{sig.name}: echo restored")
     check(b"half-typed" not in t.all, f"{sig.name}: nothing echoed")
     t.close()
+
+# A signal the process ignores (SIGHUP under nohup) stays ignored.
+t = Tty("tty-open", hdr, ignore=(signal.SIGHUP,))
+check(t.expect(b"Passphrase: "), "ignored SIGHUP: the prompt")
+t.p.send_signal(signal.SIGHUP)
+time.sleep(0.2)
+t.type(b"pw-open\n")
+rc, out, err = t.finish()
+check(rc == 0 and fields(out).get("key") == key_from_file(hdr, b"pw-open"),
+      f"ignored SIGHUP: still reads the passphrase (status {rc}, {err!r})")
+check(t.echo_on(), "ignored SIGHUP: echo back on")
+t.close()
 
 # No terminal at all.
 r = subprocess.run([prog, "tty-open", hdr], capture_output=True, text=True,

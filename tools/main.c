@@ -124,24 +124,30 @@ static int unknown(const char *what, const char *name)
     return TOOL_EXIT_USAGE;
 }
 
-/* help -- `aesir help [COMMAND]`: the overview, or COMMAND --help. */
+static int is_help(const char *s)
+{
+    return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0;
+}
+
+/* help -- `aesir help [COMMAND]` (also -h, --help, and after them): the
+ * overview, or COMMAND --help. */
 static int help(int argc, char **argv)
 {
     const struct command *c;
     char q[96], opt[] = "--help";
     char *sub[3];
 
-    if (argc < 2) {
-        usage(stdout);
-        return TOOL_EXIT_OK;
-    }
     if (argc > 2) {
         fprintf(stderr, "aesir %s: unexpected argument '%s'\n", argv[0],
                 args_quote(q, sizeof(q), argv[2]));
         return TOOL_EXIT_USAGE;
     }
+    if (argc < 2 || is_help(argv[1])) {
+        usage(stdout);
+        return TOOL_EXIT_OK;
+    }
     if ((c = find(argv[1])) == NULL)
-        return unknown("command", argv[1]);
+        return unknown(argv[1][0] == '-' ? "option" : "command", argv[1]);
     sub[0] = argv[1];
     sub[1] = opt;
     sub[2] = NULL;
@@ -157,8 +163,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "aesir: no command (aesir --help lists them)\n");
         return TOOL_EXIT_USAGE;
     }
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
-        strcmp(cmd, "help") == 0)
+    if (is_help(cmd) || strcmp(cmd, "help") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         if (argc > 2) {

@@ -73,8 +73,11 @@ static int tty_quiet(int fd)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = tty_on_signal; /* no SA_RESTART: read() sees EINTR */
     sigemptyset(&sa.sa_mask);
+    /* A signal the process ignores (SIGHUP under nohup) stays ignored. */
     for (size_t i = 0; i < NSIGNALS; i++)
-        sigaction(tty_signals[i], &sa, &tty.old[i]);
+        if (sigaction(tty_signals[i], NULL, &tty.old[i]) == 0 &&
+            tty.old[i].sa_handler != SIG_IGN)
+            sigaction(tty_signals[i], &sa, NULL);
     t = tty.saved;
     t.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK);
     t.c_lflag |= ECHONL | ICANON;
