@@ -22,18 +22,20 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pw_read.h"
 
+/* Only with libsodium (passphrase.c is unavailable without it); that also
+ * keeps termios and signals out of builds for targets without them
+ * (wasm32-wasi: no libsodium found when cross-compiling). */
+#ifdef AESIR_HAVE_SODIUM
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "tool.h"
-
-#ifdef AESIR_HAVE_SODIUM
-#include <sodium.h>
 
 #define PW_TRIES 3
 
@@ -278,4 +280,6 @@ int pw_read(const struct pw_source *src, int confirm, char *pass, size_t cap,
     return rc;
 }
 
+#else
+typedef int pw_read_unavailable; /* ISO C: not an empty file */
 #endif /* AESIR_HAVE_SODIUM */
