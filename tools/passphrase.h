@@ -30,11 +30,12 @@
  * return just before it). On a terminal (/dev/tty) echo is off while the
  * passphrase is typed and the terminal's settings are restored on every
  * path, also when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrive meanwhile
- * (passphrase.c). Encryption asks twice and starts again, up to three
+ * (pw_read.c). Encryption asks twice and starts again, up to three
  * times, when the two differ or the passphrase is empty.
  *
- * Built without libsodium, both functions return TOOL_EXIT_UNAVAILABLE
- * ("built without libsodium").
+ * Messages in err are one line without the program's name (the caller
+ * prefixes "aesir encrypt: "). Built without libsodium, both functions
+ * return TOOL_EXIT_UNAVAILABLE ("built without libsodium").
  */
 #ifndef AESIR_TOOLS_PASSPHRASE_H
 #define AESIR_TOOLS_PASSPHRASE_H
