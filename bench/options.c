@@ -1,6 +1,6 @@
 /*
  * options.c -- the list parsers of harness.h: --ops, --keys and --sizes
- * of aesir-bench and of `aesir speed` (tools/aesir_cli.c), fuzzed by
+ * of aesir-bench and of `aesir speed` (tools/speed_cli.c), fuzzed by
  * tests/fuzz (fuzz_args).
  */
 #include "harness_int.h"

@@ -2,7 +2,8 @@
 # Installs the build in $1 into a temporary prefix and builds the README
 # example against it twice: with pkg-config (shared library) and with a
 # CMake project that uses find_package(aesir) (static library). Fails if
-# either consumer does not build or run.
+# either consumer does not build or run, or if the tool (bin/aesir) and
+# its manual (share/man/man1/aesir.1, as in the source tree) are missing.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,6 +11,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+test -x "$tmp/prefix/bin/aesir"
+cmp "$src/tools/aesir.1" "$tmp/prefix/share/man/man1/aesir.1"
+echo "tool and manual installed: ok"
 libdir=$(dirname "$(find "$tmp/prefix" -name aesir.pc)")
 export PKG_CONFIG_PATH="$libdir"
 cc=${CC:-cc}

@@ -1,6 +1,6 @@
 /*
  * args.h -- strict parsing of command-line values, shared by the `aesir`
- * tool (tools/aesir_cli.c) and aesir-bench (bench/bench_cli.c, and the
+ * tool (tools/speed_cli.c) and aesir-bench (bench/bench_cli.c, and the
  * list parsers of bench/options.c).
  *
  * A value is accepted only when the whole string is consumed: no sign, no
