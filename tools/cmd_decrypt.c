@@ -86,19 +86,20 @@ static int emit(struct crypt_out *out, const struct range *rg, uint64_t pos,
 static int past_end(const struct range *rg, uint64_t total, char *err,
                     size_t cap)
 {
-    if (rg->off > total ||
-        (rg->len != UINT64_MAX && rg->len > total - rg->off)) {
+    if (rg->off > total)
         snprintf(err, cap,
-                 "the range %llu..%llu is past the end of the %llu-byte "
+                 "--offset %llu is past the end of the %llu-byte plaintext",
+                 (unsigned long long)rg->off, (unsigned long long)total);
+    else if (rg->len != UINT64_MAX && rg->len > total - rg->off)
+        snprintf(err, cap,
+                 "bytes %llu..%llu are past the end of the %llu-byte "
                  "plaintext",
                  (unsigned long long)rg->off,
-                 rg->len == UINT64_MAX
-                     ? (unsigned long long)rg->off
-                     : (unsigned long long)(rg->off + rg->len),
+                 (unsigned long long)(rg->off + rg->len),
                  (unsigned long long)total);
-        return EXIT_USAGE;
-    }
-    return 0;
+    else
+        return 0;
+    return EXIT_USAGE;
 }
 
 /* stream -- decrypts the input from its current position. */
