@@ -372,10 +372,18 @@ def test_usage(key):
                  ["encrypt", "-k", key, "a", "b"],
                  ["decrypt", "-k", key, "--offset", "-1"],
                  ["decrypt", "-k", key, "--length", "1x"],
-                 ["decrypt", "-k", key, "-k", key]):
+                 ["decrypt", "-k", key, "-k", key],
+                 ["encrypt", "-k", key, "--context", "c" * 1025],
+                 ["encrypt", "-k", os.path.dirname(key)]):
         r = run(args, b"")
         check(r.returncode == 2 and r.stderr.count(b"\n") == 1 and
               r.stdout == b"", "usage error %r" % args)
+    r = run(["keygen", "-o", os.path.join(os.path.dirname(key), "no",
+                                          "key")])
+    check(r.returncode == 3 and r.stderr.count(b"\n") == 1,
+          "keygen into a missing directory: exit 3")
+    r = run(["encrypt", "-k", key, "--context", "c" * 1024], b"x")
+    check(r.returncode == 0, "a 1024-byte context is allowed")
     for cmd in ("encrypt", "decrypt", "keygen"):
         r = run([cmd, "--help"])
         check(r.returncode == 0 and r.stdout.startswith(b"usage: aesir " +
