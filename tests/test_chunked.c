@@ -66,7 +66,7 @@ static const struct kat kats[] = {
      "71bb92f4ee4bd87cc464def7bfc51cc5c5ec7e3ecfc1888376e9ff15377f4a3e"},
 };
 
-static uint8_t key32[32], salt[CHUNKED_SALT];
+static uint8_t key32[32], other32[32], salt[CHUNKED_SALT];
 
 /* encrypt -- msg (n bytes) in random pieces; returns the ciphertext
  * (malloc'd) and its length. */
@@ -188,7 +188,7 @@ static void test_round_trips(void)
             }
             /* Wrong key, other key size, wrong context: the commitment. */
             CHECK_EQ(
-                decrypt(key32 + 1, kl, "ctx", ct, ct_len, pt, &pt_len, &err, 0),
+                decrypt(other32, kl, "ctx", ct, ct_len, pt, &pt_len, &err, 0),
                 CHUNKED_E_COMMIT);
             CHECK(pt_len == 0 && err.offset == 24);
             CHECK_EQ(decrypt(key32, 48 - kl, "ctx", ct, ct_len, pt, &pt_len,
@@ -391,7 +391,7 @@ int main(void)
     size_t ct_len;
 
     for (size_t i = 0; i < sizeof(key32); i++)
-        key32[i] = (uint8_t)(7 * i + 1);
+        key32[i] = (uint8_t)(7 * i + 1), other32[i] = (uint8_t)(7 * i + 2);
     memset(salt, 0x33, sizeof(salt));
     CHECK(chunked_available());
     test_kats();
