@@ -13,9 +13,8 @@
  * `aesir --help` is the overview, `aesir help CMD` runs `aesir CMD
  * --help`, `aesir --version` the library's version. An unknown command or
  * option is one line on stderr and exit status 2, as every bad argument
- * (tools/args.c parses strictly). The encryption commands are in the
- * table when their files are built in (AESIR_TOOL_HAVE_CRYPT, set by CMake
- * when tools/cmd_crypt.h exists).
+ * (tools/args.c parses strictly). Built without libcrypto, the encryption
+ * commands exit 4 (cmd_crypt_stub.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +24,6 @@
 #include "aesir_cli.h"
 #include "args.h"
 #include "tool.h"
-#ifdef AESIR_TOOL_HAVE_CRYPT
-#include "cmd_crypt.h"
-#endif
 
 struct command {
     const char *name;
@@ -36,13 +32,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-#ifdef AESIR_TOOL_HAVE_CRYPT
     {"keygen", cmd_keygen, "write a new random key file (mode 0600)"},
     {"encrypt", cmd_encrypt,
      "encrypt a file or stream with AES-GCM (C2SP chunked encryption)"},
     {"decrypt", cmd_decrypt,
      "decrypt a file or stream; nothing unauthenticated is written"},
-#endif
     {"info", cmd_info, "CPU, engines, their properties and the default"},
     {"selftest", cmd_selftest, "known-answer tests of every runnable engine"},
     {"speed", cmd_speed,

@@ -29,6 +29,9 @@ enum tool_exit {
                                  lacks (built without OpenSSL/libsodium) */
 };
 
+int cmd_keygen(int argc, char **argv);
+int cmd_encrypt(int argc, char **argv);
+int cmd_decrypt(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_speed(int argc, char **argv);

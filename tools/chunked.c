@@ -1,0 +1,262 @@
+/*
+ * chunked.c -- the C2SP chunked-encryption format (c2sp.org/chunked-
+ * encryption): key derivation and the streaming encryptor (the
+ * decryptor: chunked_dec.c; random access: chunked_ra.c). See chunked.h
+ * for the format.
+ *
+ * The key derivation is one HKDF-Expand call (RFC 5869 section 2.3; no
+ * Extract step, as the spec says, since the input key is uniformly random)
+ * with SHA-512, done by OpenSSL's EVP_KDF "HKDF" in EXPAND_ONLY mode: no
+ * hash or KDF is written here. The chunks are sealed and opened with
+ * aesir's own one-shot AES-GCM (aesir_gcm_seal/aesir_gcm_open), which
+ * releases nothing of a chunk whose tag does not match.
+ */
+#include "chunked.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef AESIR_TOOL_OPENSSL
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+#endif
+
+#include "chunked_int.h"
+
+#define INFO_PREFIX "c2sp.org/chunked-encryption@v1+"
+
+int chunked_available(void)
+{
+#ifdef AESIR_TOOL_OPENSSL
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+const char *chunked_aead_name(size_t key_len)
+{
+    return key_len == 16   ? "AEAD_AES_128_GCM"
+           : key_len == 32 ? "AEAD_AES_256_GCM"
+                           : NULL;
+}
+
+void chunked_wipe(void *p, size_t n)
+{
+    /* A volatile pointer, so the compiler cannot drop the stores. */
+    volatile unsigned char *v = p;
+    while (n-- > 0)
+        *v++ = 0;
+}
+
+int chunked_fail(struct chunked_error *err, int code, uint64_t off,
+                 const char *fmt, ...)
+{
+    va_list ap;
+
+    if (err != NULL) {
+        err->code = code;
+        err->offset = off;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+int chunked_derive(struct chunked_keys *k, const uint8_t *key, size_t key_len,
+                   const uint8_t salt[CHUNKED_SALT], const uint8_t *ctx,
+                   size_t ctx_len)
+{
+#ifdef AESIR_TOOL_OPENSSL
+    const char *aead = chunked_aead_name(key_len);
+    uint8_t info[sizeof(INFO_PREFIX) + 16 + CHUNKED_SALT + CHUNKED_MAX_CONTEXT];
+    uint8_t okm[32 + AESIR_GCM_NONCE_BYTES + CHUNKED_COMMIT];
+    size_t n = 0, okm_len = key_len + AESIR_GCM_NONCE_BYTES + CHUNKED_COMMIT;
+    int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY, ok;
+    char digest[] = "SHA512";
+    OSSL_PARAM p[5];
+    EVP_KDF *kdf;
+    EVP_KDF_CTX *kc = NULL;
+
+    if (aead == NULL || ctx_len > CHUNKED_MAX_CONTEXT ||
+        (ctx == NULL && ctx_len != 0))
+        return CHUNKED_E_ARG;
+    /* info = prefix || aead || 0x00 || salt || context */
+    memcpy(info, INFO_PREFIX, strlen(INFO_PREFIX));
+    n += strlen(INFO_PREFIX);
+    memcpy(info + n, aead, strlen(aead) + 1); /* with its NUL: the 0x00 */
+    n += strlen(aead) + 1;
+    memcpy(info + n, salt, CHUNKED_SALT);
+    n += CHUNKED_SALT;
+    if (ctx_len != 0)
+        memcpy(info + n, ctx, ctx_len);
+    n += ctx_len;
+
+    p[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0);
+    p[1] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
+    p[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key,
+                                             key_len);
+    p[3] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info, n);
+    p[4] = OSSL_PARAM_construct_end();
+    kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+    if (kdf != NULL)
+        kc = EVP_KDF_CTX_new(kdf);
+    ok = kc != NULL && EVP_KDF_derive(kc, okm, okm_len, p) == 1;
+    EVP_KDF_CTX_free(kc);
+    EVP_KDF_free(kdf);
+    if (ok)
+        ok = aesir_gcm_init(&k->gcm, okm, key_len) == AESIR_OK;
+    if (ok) {
+        memcpy(k->nonce, okm + key_len, AESIR_GCM_NONCE_BYTES);
+        memcpy(k->commit, okm + key_len + AESIR_GCM_NONCE_BYTES,
+               CHUNKED_COMMIT);
+    }
+    chunked_wipe(okm, sizeof(okm));
+    return ok ? CHUNKED_OK : CHUNKED_E_CRYPTO;
+#else
+    (void)k, (void)key, (void)key_len, (void)salt, (void)ctx, (void)ctx_len;
+    return CHUNKED_E_UNAVAILABLE;
+#endif
+}
+
+int chunked_commit_equal(const uint8_t *a, const uint8_t *b)
+{
+#ifdef AESIR_TOOL_OPENSSL
+    return CRYPTO_memcmp(a, b, CHUNKED_COMMIT) == 0;
+#else
+    (void)a, (void)b;
+    return 0;
+#endif
+}
+
+void chunked_keys_clear(struct chunked_keys *k)
+{
+    aesir_gcm_clear(&k->gcm);
+    chunked_wipe(k->nonce, sizeof(k->nonce));
+    chunked_wipe(k->commit, sizeof(k->commit));
+}
+
+void chunked_nonce(const struct chunked_keys *k, uint64_t i,
+                   uint8_t n[AESIR_GCM_NONCE_BYTES])
+{
+    memcpy(n, k->nonce, AESIR_GCM_NONCE_BYTES);
+    /* base nonce XOR i, i big-endian over the nonce's width (i < 2^38:
+     * only the last 5 bytes change). */
+    for (int b = 0; b < 8; b++)
+        n[AESIR_GCM_NONCE_BYTES - 1 - b] ^= (uint8_t)(i >> (8 * b));
+}
+
+/* ---- encryption ---------------------------------------------------- */
+
+int chunked_enc_init(struct chunked_enc *e, const uint8_t *key, size_t key_len,
+                     const uint8_t *ctx, size_t ctx_len, const uint8_t *salt,
+                     uint8_t header[CHUNKED_HEADER])
+{
+    int rc;
+
+    memset(e, 0, sizeof(*e));
+    if (salt != NULL) {
+        memcpy(header, salt, CHUNKED_SALT);
+    } else {
+#ifdef AESIR_TOOL_OPENSSL
+        if (RAND_bytes(header, CHUNKED_SALT) != 1)
+            return CHUNKED_E_CRYPTO;
+#else
+        return CHUNKED_E_UNAVAILABLE;
+#endif
+    }
+    rc = chunked_derive(&e->k, key, key_len, header, ctx, ctx_len);
+    if (rc != CHUNKED_OK)
+        return rc;
+    memcpy(header + CHUNKED_SALT, e->k.commit, CHUNKED_COMMIT);
+    return CHUNKED_OK;
+}
+
+size_t chunked_enc_out_max(const struct chunked_enc *e, size_t len)
+{
+    return (e->have + len) / CHUNKED_CHUNK * CHUNKED_SEALED;
+}
+
+/* seal -- chunk e->chunk of n bytes from in to out. */
+static int seal(struct chunked_enc *e, const uint8_t *in, size_t n,
+                uint8_t *out)
+{
+    uint8_t nonce[AESIR_GCM_NONCE_BYTES];
+    size_t got;
+
+    if (e->chunk >= CHUNKED_MAX_CHUNKS)
+        return CHUNKED_E_TOO_LONG;
+    chunked_nonce(&e->k, e->chunk, nonce);
+    if (aesir_gcm_seal(&e->k.gcm, nonce, sizeof(nonce), NULL, 0, out,
+                       n + CHUNKED_TAG, &got, in, n) != AESIR_OK)
+        return CHUNKED_E_ARG;
+    e->chunk++;
+    return CHUNKED_OK;
+}
+
+int chunked_enc_update(struct chunked_enc *e, const uint8_t *in, size_t len,
+                       uint8_t *out, size_t cap, size_t *out_len)
+{
+    size_t o = 0;
+    int rc;
+
+    *out_len = 0;
+    if (e->finished || cap < chunked_enc_out_max(e, len))
+        return CHUNKED_E_ARG;
+    if (e->have > 0) {
+        size_t take = CHUNKED_CHUNK - e->have;
+        if (take > len)
+            take = len;
+        memcpy(e->buf + e->have, in, take);
+        e->have += take;
+        in += take;
+        len -= take;
+        if (e->have < CHUNKED_CHUNK)
+            return CHUNKED_OK;
+        /* A full chunk is never the final one: seal it now. */
+        if ((rc = seal(e, e->buf, CHUNKED_CHUNK, out)) != CHUNKED_OK)
+            return rc;
+        o += CHUNKED_SEALED;
+        e->have = 0;
+    }
+    for (; len >= CHUNKED_CHUNK; in += CHUNKED_CHUNK, len -= CHUNKED_CHUNK) {
+        if ((rc = seal(e, in, CHUNKED_CHUNK, out + o)) != CHUNKED_OK) {
+            *out_len = o;
+            return rc;
+        }
+        o += CHUNKED_SEALED;
+    }
+    memcpy(e->buf, in, len);
+    e->have = len;
+    *out_len = o;
+    return CHUNKED_OK;
+}
+
+int chunked_enc_final(struct chunked_enc *e, uint8_t *out, size_t cap,
+                      size_t *out_len)
+{
+    int rc;
+
+    *out_len = 0;
+    if (e->finished || cap < e->have + CHUNKED_TAG)
+        return CHUNKED_E_ARG;
+    rc = seal(e, e->buf, e->have, out);
+    if (rc == CHUNKED_OK)
+        *out_len = e->have + CHUNKED_TAG;
+    e->finished = 1;
+    chunked_enc_clear(e);
+    return rc;
+}
+
+void chunked_enc_clear(struct chunked_enc *e)
+{
+    chunked_keys_clear(&e->k);
+    chunked_wipe(e->buf, sizeof(e->buf));
+    e->have = 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * chunked_dec.c -- streaming decryption of the C2SP chunked-encryption
+ * format (c2sp.org/chunked-encryption; chunked.h).
+ *
+ * The first 56 bytes are the salt and commitment: the keys are derived
+ * and the commitment compared (constant time) before any chunk is looked
+ * at, and the input key is wiped right after. Then every 16400 bytes are
+ * a full chunk, opened (and released) as soon as they are all there: a
+ * full chunk is never the final one, so no look-ahead is needed. When the
+ * input ends, what is left must be a final chunk of 16..16399 bytes: an
+ * end right after a full chunk, inside the header or inside a tag is a
+ * truncation (spec, "Implementation notes").
+ */
+#include "chunked.h"
+
+#include <string.h>
+
+#include "chunked_int.h"
+
+/* ---- decryption ---------------------------------------------------- */
+
+int chunked_dec_init(struct chunked_dec *d, const uint8_t *key, size_t key_len,
+                     const uint8_t *ctx, size_t ctx_len)
+{
+    memset(d, 0, sizeof(*d));
+    if (!chunked_available())
+        return CHUNKED_E_UNAVAILABLE;
+    if (chunked_aead_name(key_len) == NULL || ctx_len > CHUNKED_MAX_CONTEXT ||
+        (ctx == NULL && ctx_len != 0))
+        return CHUNKED_E_ARG;
+    memcpy(d->key, key, key_len);
+    d->key_len = key_len;
+    d->ctx = ctx;
+    d->ctx_len = ctx_len;
+    return CHUNKED_OK;
+}
+
+size_t chunked_dec_out_max(const struct chunked_dec *d, size_t len)
+{
+    return (d->have + len) / CHUNKED_SEALED * CHUNKED_CHUNK;
+}
+
+/* header -- the 56 header bytes are in d->buf: derive, check the
+ * commitment before anything else, forget the input key. */
+static int header(struct chunked_dec *d, struct chunked_error *err)
+{
+    int rc =
+        chunked_derive(&d->k, d->key, d->key_len, d->buf, d->ctx, d->ctx_len);
+
+    chunked_wipe(d->key, sizeof(d->key));
+    if (rc != CHUNKED_OK)
+        return chunked_fail(err, rc, 0, "key derivation failed");
+    if (!chunked_commit_equal(d->k.commit, d->buf + CHUNKED_SALT))
+        return chunked_fail(err, CHUNKED_E_COMMIT, CHUNKED_SALT,
+                            "wrong key or context (the commitment at offset "
+                            "24 does not match), or a damaged header");
+    d->keyed = 1;
+    d->off = CHUNKED_HEADER;
+    d->have = 0;
+    return CHUNKED_OK;
+}
+
+/* open_chunk -- opens chunk d->chunk (n sealed bytes at in) into out;
+ * on failure, says why and where (and whether a shorter final chunk
+ * followed by trailing bytes is what the input holds). */
+static int open_chunk(struct chunked_dec *d, const uint8_t *in, size_t n,
+                      uint8_t *out, struct chunked_error *err)
+{
+    size_t trailing;
+    int rc;
+
+    rc = chunked_open_one(&d->k, d->chunk, in, n, out);
+    if (rc == CHUNKED_E_TOO_LONG)
+        return chunked_fail(err, rc, d->off,
+                            "more than 2^38 chunks at offset %llu",
+                            (unsigned long long)d->off);
+    if (rc != CHUNKED_OK) {
+        if (chunked_find_final(&d->k, d->chunk, in, n, &trailing))
+            return chunked_fail(
+                err, CHUNKED_E_TRAILING, d->off + n - trailing,
+                "trailing data after the final chunk %llu, from offset "
+                "%llu (%s%zu bytes)",
+                (unsigned long long)d->chunk,
+                (unsigned long long)(d->off + n - trailing),
+                n == CHUNKED_SEALED ? "at least " : "", trailing);
+        return chunked_fail(err, CHUNKED_E_AUTH, d->off,
+                            "chunk %llu at offset %llu fails to authenticate "
+                            "(tampered, truncated or reordered)",
+                            (unsigned long long)d->chunk,
+                            (unsigned long long)d->off);
+    }
+    d->chunk++;
+    d->off += n;
+    return CHUNKED_OK;
+}
+
+int chunked_dec_update(struct chunked_dec *d, const uint8_t *in, size_t len,
+                       uint8_t *out, size_t cap, size_t *out_len,
+                       struct chunked_error *err)
+{
+    size_t o = 0;
+    int rc = CHUNKED_OK;
+
+    *out_len = 0;
+    if (d->failed)
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "decryption failed");
+    if (cap < chunked_dec_out_max(d, len))
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "output too small");
+    while (len > 0 && rc == CHUNKED_OK) {
+        size_t want = d->keyed ? CHUNKED_SEALED : CHUNKED_HEADER;
+        size_t take = want - d->have;
+        if (d->keyed && d->have == 0 && len >= CHUNKED_SEALED) {
+            /* Whole chunks straight from the input. */
+            rc = open_chunk(d, in, CHUNKED_SEALED, out + o, err);
+            in += CHUNKED_SEALED, len -= CHUNKED_SEALED;
+            o += rc == CHUNKED_OK ? CHUNKED_CHUNK : 0;
+            continue;
+        }
+        if (take > len)
+            take = len;
+        memcpy(d->buf + d->have, in, take);
+        d->have += take, in += take, len -= take;
+        if (d->have < want)
+            break;
+        if (!d->keyed) {
+            rc = header(d, err);
+            continue;
+        }
+        rc = open_chunk(d, d->buf, CHUNKED_SEALED, out + o, err);
+        o += rc == CHUNKED_OK ? CHUNKED_CHUNK : 0;
+        d->have = 0;
+    }
+    *out_len = o;
+    if (rc != CHUNKED_OK)
+        d->failed = rc;
+    return rc;
+}
+
+int chunked_dec_final(struct chunked_dec *d, uint8_t *out, size_t cap,
+                      size_t *out_len, struct chunked_error *err)
+{
+    int rc;
+
+    *out_len = 0;
+    if (d->failed)
+        return chunked_fail(err, d->failed, d->off, "decryption failed");
+    d->failed = CHUNKED_E_TRUNCATED;
+    if (!d->keyed)
+        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->have,
+                            "truncated: %zu bytes, less than the 56-byte "
+                            "header",
+                            d->have);
+    if (d->have == 0 && d->chunk == 0)
+        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->off,
+                            "truncated at offset 56: no chunk after the "
+                            "header");
+    if (d->have == 0)
+        return d->failed = chunked_fail(
+                   err, CHUNKED_E_FULL_FINAL, d->off,
+                   "truncated at offset %llu: chunk %llu is a full 16384 "
+                   "bytes and the final short chunk is missing",
+                   (unsigned long long)d->off,
+                   (unsigned long long)(d->chunk - 1));
+    if (d->have < CHUNKED_TAG)
+        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->off + d->have,
+                            "truncated at offset %llu: the final chunk %llu "
+                            "has %zu bytes, less than its 16-byte tag",
+                            (unsigned long long)(d->off + d->have),
+                            (unsigned long long)d->chunk, d->have);
+    if (cap < d->have - CHUNKED_TAG)
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "output too small");
+    rc = open_chunk(d, d->buf, d->have, out, err);
+    if (rc != CHUNKED_OK)
+        return d->failed = rc;
+    *out_len = d->have - CHUNKED_TAG;
+    d->have = 0;
+    d->failed = CHUNKED_E_ARG; /* finished: no more input */
+    chunked_keys_clear(&d->k);
+    return CHUNKED_OK;
+}
+
+void chunked_dec_clear(struct chunked_dec *d)
+{
+    chunked_keys_clear(&d->k);
+    chunked_wipe(d->key, sizeof(d->key));
+    chunked_wipe(d->buf, sizeof(d->buf));
+}

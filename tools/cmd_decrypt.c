@@ -1,0 +1,346 @@
+/*
+ * cmd_decrypt.c -- `aesir decrypt (-k KEYFILE | -p) [-o OUT] [--force]
+ * [--context STR] [--offset N] [--length M] [--quiet] [IN]`: the C2SP
+ * chunked-encryption format (c2sp.org/chunked-encryption; chunked.h),
+ * behind a passphrase header with -p (crypt_key.h).
+ *
+ * Nothing unauthenticated is ever written. To a file (-o), the plaintext
+ * goes to a temporary file that replaces OUT only once the whole message
+ * verified (outfile.h). To stdout, each chunk is written once it
+ * authenticated; a failure anywhere then ends with exit 1 and a message
+ * naming the problem and the byte offset, after the chunks before it.
+ *
+ * --offset/--length: on a regular file, only the chunks holding the
+ * range are read (pread) and opened, plus the final chunk, which
+ * authenticates the length (chunked_ra.c); on a pipe the chunks before
+ * the range are read and authenticated but not written, and reading
+ * stops at the end of the range.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chunked.h"
+#include "tool.h"
+#include "crypt_io.h"
+#include "crypt_key.h"
+#include "progress.h"
+
+#define IN_BUF (64 * CHUNKED_SEALED)
+#define OUT_BUF (64 * CHUNKED_CHUNK)
+
+enum {
+    O_KEY,
+    O_PASS,
+    O_PASS_FD,
+    O_PASS_FILE,
+    O_MAX_MEMORY,
+    O_OUT,
+    O_FORCE,
+    O_CONTEXT,
+    O_OFFSET,
+    O_LENGTH,
+    O_QUIET,
+    O_HELP,
+    O_COUNT
+};
+static const struct args_opt opts[O_COUNT] = {
+    {"--key", "-k", 1},           {"--passphrase", "-p", 0},
+    {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
+    {"--max-memory", NULL, 1},    {"--output", "-o", 1},
+    {"--force", "-f", 0},         {"--context", NULL, 1},
+    {"--offset", NULL, 1},        {"--length", NULL, 1},
+    {"--quiet", "-q", 0},         {"--help", "-h", 0}};
+
+static void usage(FILE *f)
+{
+    fputs("usage: aesir decrypt (-k KEYFILE | -p) [-o OUT] [--force] "
+          "[--context STR]\n"
+          "                     [--offset N] [--length M] [--quiet] [IN]\n"
+          "  -k, --key FILE    key file (aesir keygen)\n"
+          "  -p, --passphrase  the passphrase it was encrypted with\n"
+          "  --passphrase-fd N    the passphrase: first line of fd N "
+          "(implies -p)\n"
+          "  --passphrase-file F  the passphrase: first line of F "
+          "(implies -p)\n"
+          "  --max-memory MiB  refuse a header asking Argon2id for more "
+          "[1024]\n"
+          "  -o, --output OUT  write to OUT, only if all of it verifies "
+          "[stdout]\n"
+          "  -f, --force       replace an existing OUT\n"
+          "  --context STR     the context string given to encrypt\n"
+          "  --offset N        plaintext from byte N (k/M/G suffixes) [0]\n"
+          "  --length M        M bytes of plaintext [to the end]\n"
+          "  -q, --quiet       no progress line\n"
+          "IN: a file, or stdin when absent or '-'.\n",
+          f);
+}
+
+struct range {
+    int on;
+    uint64_t off, len; /* len UINT64_MAX: to the end */
+};
+
+/* emit -- the part of plaintext [pos, pos + n) that lies in the range. */
+static int emit(struct crypt_out *out, const struct range *rg, uint64_t pos,
+                const uint8_t *pt, size_t n, char *err, size_t cap)
+{
+    uint64_t lo = rg->off,
+             hi = rg->len == UINT64_MAX ? UINT64_MAX : rg->off + rg->len;
+    uint64_t a = pos > lo ? pos : lo, b = pos + n < hi ? pos + n : hi;
+
+    if (a >= b)
+        return 0;
+    return crypt_write(out, pt + (a - pos), (size_t)(b - a), err, cap);
+}
+
+static int past_end(const struct range *rg, uint64_t total, char *err,
+                    size_t cap)
+{
+    if (rg->off > total)
+        snprintf(err, cap,
+                 "--offset %llu is past the end of the %llu-byte plaintext",
+                 (unsigned long long)rg->off, (unsigned long long)total);
+    else if (rg->len != UINT64_MAX && rg->len > total - rg->off)
+        snprintf(err, cap,
+                 "bytes %llu..%llu are past the end of the %llu-byte "
+                 "plaintext",
+                 (unsigned long long)rg->off,
+                 (unsigned long long)(rg->off + rg->len),
+                 (unsigned long long)total);
+    else
+        return 0;
+    return TOOL_EXIT_USAGE;
+}
+
+/* stream -- decrypts the input from its current position, after
+ * lead[0..lead_len) (the stream's first bytes, read with a passphrase
+ * header). */
+static int stream(const struct crypt_key *k, struct crypt_in *in,
+                  const uint8_t *lead, size_t lead_len, struct crypt_out *out,
+                  const struct range *rg, int quiet, char *err, size_t cap)
+{
+    static struct chunked_dec d;
+    uint8_t *ib = malloc(IN_BUF), *ob = malloc(IN_BUF);
+    struct chunked_error ce;
+    struct progress p;
+    uint64_t pos = 0;
+    size_t n;
+    int rc = 0, st = CHUNKED_OK;
+
+    if (ib == NULL || ob == NULL) {
+        snprintf(err, cap, "out of memory");
+        rc = TOOL_EXIT_UNAVAILABLE;
+        goto done;
+    }
+    if ((st = chunked_dec_init(&d, k->key, k->key_len, k->ctx, k->ctx_len)) !=
+        CHUNKED_OK) {
+        snprintf(err, cap, "cannot start");
+        rc = crypt_exit(st);
+        goto done;
+    }
+    progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
+    for (;;) {
+        ssize_t r = crypt_read(in->fd, ib + lead_len, IN_BUF - lead_len);
+        if (r >= 0 && lead_len != 0) {
+            memcpy(ib, lead, lead_len);
+            r += (ssize_t)lead_len;
+            lead_len = 0;
+        }
+        if (r < 0) {
+            snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
+            rc = TOOL_EXIT_IO;
+            break;
+        }
+        st = chunked_dec_update(&d, ib, (size_t)r, ob, IN_BUF, &n, &ce);
+        /* What authenticated before a failure still goes out. */
+        rc = emit(out, rg, pos, ob, n, err, cap);
+        pos += n;
+        if (rc != 0 || st != CHUNKED_OK)
+            break;
+        progress_add(&p, (uint64_t)r);
+        if (rg->len != UINT64_MAX && pos >= rg->off + rg->len)
+            goto done_range; /* every chunk of the range authenticated */
+        if ((size_t)r < IN_BUF) {
+            st = chunked_dec_final(&d, ob, IN_BUF, &n, &ce);
+            if (st == CHUNKED_OK)
+                rc = emit(out, rg, pos, ob, n, err, cap);
+            pos += n;
+            break;
+        }
+    }
+    progress_end(&p);
+    if (rc == 0 && st != CHUNKED_OK) {
+        snprintf(err, cap, "%s", ce.msg);
+        rc = crypt_exit(st);
+    }
+    if (rc == 0 && rg->on)
+        rc = past_end(rg, pos, err, cap);
+    goto done;
+done_range:
+    progress_end(&p);
+done:
+    chunked_dec_clear(&d);
+    if (ob != NULL)
+        chunked_wipe(ob, IN_BUF);
+    free(ib);
+    free(ob);
+    return rc;
+}
+
+struct src {
+    int fd;
+    uint64_t base; /* where the C2SP stream starts (after a prefix) */
+};
+
+static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
+{
+    const struct src *s = arg;
+
+    while (len > 0) {
+        ssize_t r = pread(s->fd, buf, len, (off_t)(s->base + off));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        buf += r, off += (uint64_t)r, len -= (size_t)r;
+    }
+    return 0;
+}
+
+/* random_access -- the range of a regular file, chunks by pread. */
+static int random_access(const struct crypt_key *k, struct crypt_in *in,
+                         struct crypt_out *out, struct range *rg, char *err,
+                         size_t cap)
+{
+    static struct chunked_ra r;
+    struct src s = {in->fd, k->prefix_len};
+    struct chunked_error ce;
+    uint8_t *ob = malloc(OUT_BUF);
+    uint64_t ct_len = (uint64_t)in->st.st_size - k->prefix_len;
+    int rc = 0, st;
+
+    if (ob == NULL) {
+        snprintf(err, cap, "out of memory");
+        return TOOL_EXIT_UNAVAILABLE;
+    }
+    st = chunked_ra_open(&r, k->key, k->key_len, k->ctx, k->ctx_len, pread_all,
+                         &s, ct_len, &ce);
+    if (st != CHUNKED_OK) {
+        snprintf(err, cap, "%s", ce.msg);
+        rc = crypt_exit(st);
+    }
+    if (rc == 0)
+        rc = past_end(rg, r.pt_len, err, cap);
+    if (rc == 0 && rg->len == UINT64_MAX)
+        rg->len = r.pt_len - rg->off;
+    while (rc == 0 && rg->len > 0) {
+        size_t n = rg->len < OUT_BUF ? (size_t)rg->len : OUT_BUF;
+        st = chunked_ra_read(&r, rg->off, ob, n, &ce);
+        if (st != CHUNKED_OK) {
+            snprintf(err, cap, "%s", ce.msg);
+            rc = crypt_exit(st);
+            break;
+        }
+        rc = crypt_write(out, ob, n, err, cap);
+        rg->off += n, rg->len -= n;
+    }
+    chunked_ra_clear(&r);
+    chunked_wipe(ob, OUT_BUF);
+    free(ob);
+    return rc;
+}
+
+/* parse_range -- --offset and --length into rg. */
+static int parse_range(const unsigned char *seen, const char **val,
+                       struct range *rg, char *err, size_t cap)
+{
+    char q[96];
+
+    rg->on = seen[O_OFFSET] || seen[O_LENGTH];
+    rg->off = 0;
+    rg->len = UINT64_MAX;
+    if (seen[O_OFFSET] &&
+        args_size(val[O_OFFSET], 0, UINT64_MAX >> 1, &rg->off) != ARGS_OK) {
+        snprintf(err, cap, "--offset: '%s' is not a byte count",
+                 args_quote(q, sizeof(q), val[O_OFFSET]));
+        return -1;
+    }
+    if (seen[O_LENGTH] &&
+        args_size(val[O_LENGTH], 0, UINT64_MAX >> 1, &rg->len) != ARGS_OK) {
+        snprintf(err, cap, "--length: '%s' is not a byte count",
+                 args_quote(q, sizeof(q), val[O_LENGTH]));
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_decrypt(int argc, char **argv)
+{
+    unsigned char seen[O_COUNT];
+    const char *val[O_COUNT], *in_path;
+    char err[CRYPT_ERR];
+    struct crypt_key_opts ko = {0};
+    struct crypt_key k;
+    uint8_t lead[CRYPT_PREFIX_MAX];
+    size_t lead_len;
+    struct crypt_in in;
+    struct crypt_out out;
+    struct range rg;
+    int rc;
+
+    rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
+                    sizeof(err));
+    if (rc == 1) {
+        usage(stdout);
+        return 0;
+    }
+    ko.keyfile = val[O_KEY];
+    ko.passphrase = seen[O_PASS];
+    ko.pass_fd = val[O_PASS_FD];
+    ko.pass_file = val[O_PASS_FILE];
+    ko.max_memory = val[O_MAX_MEMORY];
+    ko.context = val[O_CONTEXT];
+    if (rc == 0)
+        rc = crypt_key_check(&ko, err, sizeof(err));
+    if (rc == 0)
+        rc = parse_range(seen, val, &rg, err, sizeof(err));
+    if (rc != 0) {
+        fprintf(stderr, "aesir decrypt: %s\n", err);
+        return TOOL_EXIT_USAGE;
+    }
+    /* With a passphrase, its header is read from the input first. */
+    rc = crypt_in_open(&in, in_path, err, sizeof(err));
+    if (rc == 0) {
+        rc = crypt_key_decrypt(&ko, &in, &k, lead, &lead_len, err, sizeof(err));
+        if (rc != 0)
+            crypt_in_close(&in);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "aesir decrypt: %s\n", err);
+        return rc;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0600, &in, "plaintext",
+                        err, sizeof(err));
+    if (rc == 0) {
+        if (rg.on && in.is_file)
+            rc = random_access(&k, &in, &out, &rg, err, sizeof(err));
+        else
+            rc = stream(&k, &in, lead, lead_len, &out, &rg, seen[O_QUIET], err,
+                        sizeof(err));
+    }
+    if (rc == 0)
+        rc = crypt_out_commit(&out, err, sizeof(err));
+    else
+        crypt_out_abort(&out);
+    if (rc != 0)
+        fprintf(stderr, "aesir decrypt: %s\n", err);
+    crypt_in_close(&in);
+    crypt_key_wipe(&k);
+    return rc;
+}
