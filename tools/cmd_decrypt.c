@@ -124,7 +124,7 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
                   const uint8_t *lead, size_t lead_len, struct crypt_out *out,
                   const struct range *rg, int quiet, char *err, size_t cap)
 {
-    static struct chunked_dec d;
+    struct chunked_dec *d = crypt_alloc(sizeof(*d));
     uint8_t *ib = malloc(IN_BUF), *ob = malloc(IN_BUF);
     struct chunked_error ce;
     struct progress p;
@@ -132,12 +132,12 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
     size_t n;
     int rc = 0, st = CHUNKED_OK;
 
-    if (ib == NULL || ob == NULL) {
+    if (d == NULL || ib == NULL || ob == NULL) {
         snprintf(err, cap, "out of memory");
-        rc = TOOL_EXIT_UNAVAILABLE;
+        rc = TOOL_EXIT_IO;
         goto done;
     }
-    if ((st = chunked_dec_init(&d, k->key, k->key_len, k->ctx, k->ctx_len)) !=
+    if ((st = chunked_dec_init(d, k->key, k->key_len, k->ctx, k->ctx_len)) !=
         CHUNKED_OK) {
         snprintf(err, cap, "cannot start");
         rc = crypt_exit(st);
@@ -156,7 +156,7 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
             rc = TOOL_EXIT_IO;
             break;
         }
-        st = chunked_dec_update(&d, ib, (size_t)r, ob, IN_BUF, &n, &ce);
+        st = chunked_dec_update(d, ib, (size_t)r, ob, IN_BUF, &n, &ce);
         /* What authenticated before a failure still goes out. */
         rc = emit(out, rg, pos, ob, n, err, cap);
         pos += n;
@@ -166,7 +166,7 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         if (rg->len != UINT64_MAX && pos >= rg->off + rg->len)
             goto done_range; /* every chunk of the range authenticated */
         if ((size_t)r < IN_BUF) {
-            st = chunked_dec_final(&d, ob, IN_BUF, &n, &ce);
+            st = chunked_dec_final(d, ob, IN_BUF, &n, &ce);
             if (st == CHUNKED_OK)
                 rc = emit(out, rg, pos, ob, n, err, cap);
             pos += n;
@@ -184,7 +184,9 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
 done_range:
     progress_end(&p);
 done:
-    chunked_dec_clear(&d);
+    if (d != NULL)
+        chunked_dec_clear(d);
+    free(d);
     if (ob != NULL)
         chunked_wipe(ob, IN_BUF);
     free(ib);
@@ -217,30 +219,32 @@ static int random_access(const struct crypt_key *k, struct crypt_in *in,
                          struct crypt_out *out, struct range *rg, char *err,
                          size_t cap)
 {
-    static struct chunked_ra r;
+    struct chunked_ra *r = crypt_alloc(sizeof(*r));
     struct src s = {in->fd, k->prefix_len};
     struct chunked_error ce;
     uint8_t *ob = malloc(OUT_BUF);
     uint64_t ct_len = (uint64_t)in->st.st_size - k->prefix_len;
     int rc = 0, st;
 
-    if (ob == NULL) {
+    if (r == NULL || ob == NULL) {
+        free(r);
+        free(ob);
         snprintf(err, cap, "out of memory");
-        return TOOL_EXIT_UNAVAILABLE;
+        return TOOL_EXIT_IO;
     }
-    st = chunked_ra_open(&r, k->key, k->key_len, k->ctx, k->ctx_len, pread_all,
+    st = chunked_ra_open(r, k->key, k->key_len, k->ctx, k->ctx_len, pread_all,
                          &s, ct_len, &ce);
     if (st != CHUNKED_OK) {
         snprintf(err, cap, "%s", ce.msg);
         rc = crypt_exit(st);
     }
     if (rc == 0)
-        rc = past_end(rg, r.pt_len, err, cap);
+        rc = past_end(rg, r->pt_len, err, cap);
     if (rc == 0 && rg->len == UINT64_MAX)
-        rg->len = r.pt_len - rg->off;
+        rg->len = r->pt_len - rg->off;
     while (rc == 0 && rg->len > 0) {
         size_t n = rg->len < OUT_BUF ? (size_t)rg->len : OUT_BUF;
-        st = chunked_ra_read(&r, rg->off, ob, n, &ce);
+        st = chunked_ra_read(r, rg->off, ob, n, &ce);
         if (st != CHUNKED_OK) {
             snprintf(err, cap, "%s", ce.msg);
             rc = crypt_exit(st);
@@ -249,7 +253,8 @@ static int random_access(const struct crypt_key *k, struct crypt_in *in,
         rc = crypt_write(out, ob, n, err, cap);
         rg->off += n, rg->len -= n;
     }
-    chunked_ra_clear(&r);
+    chunked_ra_clear(r);
+    free(r);
     chunked_wipe(ob, OUT_BUF);
     free(ob);
     return rc;

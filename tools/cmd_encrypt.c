@@ -75,19 +75,19 @@ static void usage(FILE *f)
 static int run(const struct crypt_key *k, struct crypt_in *in,
                struct crypt_out *out, int quiet, char *err, size_t cap)
 {
-    static struct chunked_enc e; /* 16 KiB + a GCM key: not on the stack */
+    struct chunked_enc *e = crypt_alloc(sizeof(*e));
     size_t out_cap = IN_BUF / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
     uint8_t *ib = malloc(IN_BUF), *ob = malloc(out_cap), hdr[CHUNKED_HEADER];
     struct progress p;
     size_t n;
     int rc = TOOL_EXIT_UNAVAILABLE, st;
 
-    if (ib == NULL || ob == NULL) {
+    if (e == NULL || ib == NULL || ob == NULL) {
         snprintf(err, cap, "out of memory");
+        rc = TOOL_EXIT_IO;
         goto done;
     }
-    st =
-        chunked_enc_init(&e, k->key, k->key_len, k->ctx, k->ctx_len, NULL, hdr);
+    st = chunked_enc_init(e, k->key, k->key_len, k->ctx, k->ctx_len, NULL, hdr);
     if (st != CHUNKED_OK) {
         snprintf(err, cap, "cannot start: %s",
                  st == CHUNKED_E_UNAVAILABLE ? "built without OpenSSL"
@@ -106,7 +106,7 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
             rc = TOOL_EXIT_IO;
             goto done;
         }
-        st = chunked_enc_update(&e, ib, (size_t)r, ob, out_cap, &n);
+        st = chunked_enc_update(e, ib, (size_t)r, ob, out_cap, &n);
         if (st == CHUNKED_OK)
             rc = crypt_write(out, ob, n, err, cap);
         if (st != CHUNKED_OK || rc != 0) {
@@ -125,7 +125,7 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
             break;
     }
     progress_end(&p);
-    st = chunked_enc_final(&e, ob, out_cap, &n);
+    st = chunked_enc_final(e, ob, out_cap, &n);
     if (st != CHUNKED_OK) {
         snprintf(err, cap, "internal error");
         rc = crypt_exit(st);
@@ -133,7 +133,9 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     }
     rc = crypt_write(out, ob, n, err, cap);
 done:
-    chunked_enc_clear(&e);
+    if (e != NULL)
+        chunked_enc_clear(e);
+    free(e);
     if (ib != NULL)
         chunked_wipe(ib, IN_BUF);
     free(ib);

@@ -60,6 +60,16 @@ int crypt_scan(int argc, char **argv, const struct args_opt *t, int n, int stop,
     return rc;
 }
 
+void *crypt_alloc(size_t n)
+{
+    size_t size = (n + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size);
+
+    if (p != NULL)
+        memset(p, 0, size);
+    return p;
+}
+
 int crypt_in_open(struct crypt_in *in, const char *path, char *err, size_t cap)
 {
     char q[96];

@@ -75,6 +75,11 @@ int crypt_write(struct crypt_out *o, const void *buf, size_t n, char *err,
 int crypt_out_commit(struct crypt_out *o, char *err, size_t cap);
 void crypt_out_abort(struct crypt_out *o);
 
+/* crypt_alloc -- n bytes, zeroed, 64-byte aligned (the streams hold
+ * aesir key objects, and 16 KiB buffers that do not belong on the
+ * stack); NULL when out of memory. Freed with free(). */
+void *crypt_alloc(size_t n);
+
 /* crypt_exit -- the exit code for a chunked.h status. */
 int crypt_exit(int chunked_status);
 
