@@ -356,7 +356,10 @@ static unsigned nonce_block(uint8_t n[16], const uint8_t *nonce,
     memset(n, 0, 16);
     n[0] = (uint8_t)((tag_len * 8 % 128) << 1);
     n[15 - nonce_len] |= 1;
-    memcpy(n + 16 - nonce_len, nonce, nonce_len);
+    if (nonce_len == AESIR_OCB_NONCE_BYTES) /* a copy of constant size */
+        memcpy(n + 16 - AESIR_OCB_NONCE_BYTES, nonce, AESIR_OCB_NONCE_BYTES);
+    else
+        memcpy(n + 16 - nonce_len, nonce, nonce_len);
     bottom = n[15] & 63;
     n[15] &= 0xc0;
     return bottom;
@@ -760,7 +763,10 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
         wipe_state(&st);
     }
     if (phase == OCB_PH_ENC) {
-        memcpy(tag_out, t, tag_len);
+        if (tag_len == 16) /* a copy of constant size: no call */
+            memcpy(tag_out, t, 16);
+        else
+            memcpy(tag_out, t, tag_len);
     } else {
         int bad = aesir_ct_compare(t, tag_in, tag_len);
         /* Declassified (ct.h): the verdict is the return code. */

@@ -165,23 +165,27 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
                                vec *acc, uint8_t *out, const uint8_t *in,
                                size_t nb, const int dec)
 {
-    vec b = v_bcast_x(*off), a = *acc;
+    const vec k0 = v_bcast(rk), kk = v_xor(v_bcast(rk + 16 * nr), k0);
+    vec b = v_xor(v_bcast_x(*off), k0), a = *acc;
 
-    /* Few values live across the rounds (the blocks, the base, the last
-     * lane's term, the checksum): the offsets are XORed in again from
-     * base and T_v for the last round rather than kept, so that nothing
-     * needs the stack on zmm. */
+    /* The base is kept with K_0 in it (b = base xor K_0, in every lane,
+     * so that the next base is still the last lane of b xor T_(U-1)
+     * xor the last lane's term): the first round's input is one
+     * three-way XOR per vector (P, b, T_v), and the last round's key
+     * K_nr xor Offset = (K_nr xor K_0 xor b) xor T_v one XOR. Few values
+     * live across the rounds (the blocks, b, the last lane's term, the
+     * checksum): the offsets are not kept, so that nothing needs the
+     * stack on zmm. */
     for (; nb > 0; nb--, in += 16 * OCB_B, out += 16 * OCB_B) {
-        vec x[OCB_U], xl, k0 = v_bcast(rk);
+        vec x[OCB_U], xl;
         *index += OCB_B;
         xl = v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
                                        ocb_ld(l + 16 * ocb_ntz(*index))));
         for (unsigned v = 0; v < OCB_U; v++) {
             vec p = v_load(in + 16 * VW * v);
-            vec o = v_xor3(b, t[v], k0);
             if (!dec)
                 a = v_xor(a, p);
-            x[v] = v_xor3(p, o, v + 1 < OCB_U ? v_zero() : xl);
+            x[v] = v_xor3(p, v + 1 < OCB_U ? b : v_xor(b, xl), t[v]);
         }
         for (unsigned r = 1; r < nr; r++) {
             vec kr = v_bcast(rk + 16 * r);
@@ -189,9 +193,9 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
                 x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
         }
         {
-            vec kb = v_xor(v_bcast(rk + 16 * nr), b);
+            vec kb = v_xor(kk, b);
             for (unsigned v = 0; v < OCB_U; v++) {
-                vec kl = v_xor3(kb, t[v], v + 1 < OCB_U ? v_zero() : xl);
+                vec kl = v + 1 < OCB_U ? v_xor(kb, t[v]) : v_xor3(kb, t[v], xl);
                 x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
                 v_store(out + 16 * VW * v, x[v]);
                 if (dec)
@@ -200,7 +204,7 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
         }
         b = v_last_bcast(v_xor3(b, t[OCB_U - 1], xl));
     }
-    *off = v_first(b);
+    *off = _mm_xor_si128(v_first(b), v_first(k0));
     *acc = a;
 }
 
@@ -301,54 +305,6 @@ size_t OCB_DEC_NAME(const void *rk, unsigned nr, const uint8_t *l,
  * E_K(Checksum xor Offset xor L_$) xor sum, both on xmm.
  */
 
-/* The m = 1 .. OCB_B - 1 blocks after the batches (offsets base xor P_j,
- * nv = ceil(m / VW) vectors); *off becomes Offset_(i0 + m). */
-ENGINE_INLINE void ocb_whole_tail(const uint8_t *rk, unsigned nr,
-                                  const uint8_t *l, __m128i *off, vec *acc,
-                                  uint8_t *out, const uint8_t *in, size_t m,
-                                  const unsigned nv, const int dec)
-{
-    const uint8_t *pt = l + 16 * 36; /* P_1 .. */
-    vec x[OCB_U], b = v_bcast_x(*off), k0 = v_bcast(rk);
-    size_t last = m - (size_t)VW * (nv - 1);
-
-    for (unsigned v = 0; v < nv; v++) {
-        vec p = v + 1 < nv ? v_load(in + 16 * VW * v)
-                           : v_loadn(in + 16 * VW * v, last);
-        if (!dec)
-            *acc = v_xor(*acc, p);
-        x[v] = v_xor3(p, v_load(pt + 16 * VW * v), v_xor(b, k0));
-    }
-    for (unsigned r = 1; r < nr; r++) {
-        vec kr = v_bcast(rk + 16 * r);
-        for (unsigned v = 0; v < nv; v++)
-            x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
-    }
-    {
-        vec kb = v_xor(v_bcast(rk + 16 * nr), b);
-        for (unsigned v = 0; v < nv; v++) {
-            vec kl = v_xor(kb, v_load(pt + 16 * VW * v));
-            x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
-            if (v + 1 < nv) {
-                v_store(out + 16 * VW * v, x[v]);
-                if (dec)
-                    *acc = v_xor(*acc, x[v]);
-            } else {
-                v_storen(out + 16 * VW * v, x[v], last);
-                if (dec)
-                    *acc = v_xor(*acc, v_keepn(x[v], last));
-            }
-        }
-    }
-    *off = _mm_xor_si128(*off, ocb_ld(pt + 16 * (m - 1)));
-}
-
-#define OCB_TAIL_CASE(c)                                                       \
-    case c:                                                                    \
-        if (c <= OCB_U)                                                        \
-            ocb_whole_tail(rk, nr, l, &off, &acc, out, in, n, c, dec);         \
-        break;
-
 /* E_K(x) on one xmm with the encryption schedule rk. */
 ENGINE_INLINE __m128i ocb_enc1(const uint8_t *rk, unsigned nr, __m128i x)
 {
@@ -364,6 +320,108 @@ ENGINE_INLINE __m128i ocb_bswap(__m128i x)
         x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
 }
 
+/*
+ * The end of a whole message: the m = 0 .. OCB_B - 1 blocks after the
+ * batches (they start at a multiple of OCB_B, so their offsets are base
+ * xor P_j: nv = ceil(m / VW) vectors, the last masked), the r = 0 .. 15
+ * bytes of a partial block, the tag. The pad E_K(Offset_*) and, when
+ * encrypting, the tag E_K(Checksum xor Offset xor L_$) go through the
+ * same rounds as the blocks, one xmm each: neither waits for the
+ * blocks (an encryption's checksum is of its input, complete once the
+ * blocks are loaded), so a short message pays one AES latency after
+ * Ktop, not three. A decryption's tag needs its output: after.
+ */
+ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
+                                 unsigned nr, const uint8_t *l, __m128i off,
+                                 vec acc, uint8_t *out, const uint8_t *in,
+                                 size_t m, const unsigned nv, size_t r,
+                                 const uint8_t sum[16], uint8_t tag[16],
+                                 const int dec)
+{
+    const uint8_t *pt = l + 16 * 36; /* P_1 .. */
+    vec x[OCB_U], b = v_bcast_x(off), k0 = v_bcast(rk);
+    size_t last = nv > 0 ? m - (size_t)VW * (nv - 1) : 0;
+    __m128i xin = _mm_setzero_si128(), xp = xin, pd, tg = xin, ck;
+    _Alignas(16) uint8_t part[16];
+
+    /* Offset_m, then Offset_* = Offset_m xor L_* when r != 0 */
+    if (m != 0)
+        off = _mm_xor_si128(off, ocb_ld(pt + 16 * (m - 1)));
+    if (r != 0) {
+        off = _mm_xor_si128(off, ocb_ld(l + 16 * 68));
+        memset(part, 0, 16);
+        memcpy(part, in + 16 * m, r); /* before out (which may be in) */
+        xin = ocb_ld(part);
+        part[r] = 0x80;
+        xp = ocb_ld(part); /* P_* || 1 || 0.. when encrypting */
+    }
+    pd = _mm_xor_si128(off, ocb_ld(rke));
+    for (unsigned v = 0; v < nv; v++) {
+        vec p = v + 1 < nv ? v_load(in + 16 * VW * v)
+                           : v_loadn(in + 16 * VW * v, last);
+        if (!dec)
+            acc = v_xor(acc, p);
+        x[v] = v_xor3(p, v_load(pt + 16 * VW * v), v_xor(b, k0));
+    }
+    if (!dec)
+        tg =
+            _mm_xor_si128(_mm_xor_si128(v_fold(acc), xp),
+                          _mm_xor_si128(_mm_xor_si128(off, ocb_ld(l + 16 * 69)),
+                                        ocb_ld(rke)));
+    for (unsigned i = 1; i < nr; i++) {
+        vec kr = v_bcast(rk + 16 * i);
+        for (unsigned v = 0; v < nv; v++)
+            x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+        if (r != 0)
+            pd = _mm_aesenc_si128(pd, ocb_ld(rke + 16 * i));
+        if (!dec)
+            tg = _mm_aesenc_si128(tg, ocb_ld(rke + 16 * i));
+    }
+    {
+        vec kb = v_xor(v_bcast(rk + 16 * nr), b);
+        for (unsigned v = 0; v < nv; v++) {
+            vec kl = v_xor(kb, v_load(pt + 16 * VW * v));
+            x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
+            if (v + 1 < nv) {
+                v_store(out + 16 * VW * v, x[v]);
+                if (dec)
+                    acc = v_xor(acc, x[v]);
+            } else {
+                v_storen(out + 16 * VW * v, x[v], last);
+                if (dec)
+                    acc = v_xor(acc, v_keepn(x[v], last));
+            }
+        }
+    }
+    if (!dec)
+        tg = _mm_aesenclast_si128(tg, ocb_ld(rke + 16 * nr));
+    if (r != 0) {
+        pd = _mm_aesenclast_si128(pd, ocb_ld(rke + 16 * nr));
+        _mm_store_si128((__m128i *)(void *)part, _mm_xor_si128(xin, pd));
+        memcpy(out + 16 * m, part, r);
+        if (dec) { /* P_* || 1 || 0.. */
+            memset(part + r, 0, 16 - r);
+            part[r] = 0x80;
+            xp = ocb_ld(part);
+        }
+        memset(part, 0, 16);
+        __asm__ __volatile__("" : : "r"(part) : "memory");
+    }
+    if (dec) {
+        ck = _mm_xor_si128(_mm_xor_si128(v_fold(acc), xp),
+                           _mm_xor_si128(off, ocb_ld(l + 16 * 69)));
+        tg = ocb_enc1(rke, nr, ck);
+    }
+    _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(tg, ocb_ld(sum)));
+}
+
+#define OCB_END_CASE(c)                                                        \
+    case c:                                                                    \
+        if (c <= OCB_U)                                                        \
+            ocb_whole_end(rk, rke, nr, l, off, acc, out, in, n, c, r, sum,     \
+                          tag, dec);                                           \
+        break;
+
 ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
                              const uint8_t *l, const uint8_t nonce[16],
                              unsigned bottom, const uint8_t sum[16],
@@ -374,8 +432,7 @@ ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
     size_t n = len / 16, r = len % 16;
     uint64_t index = 0, w0, w1, w2;
     vec acc = v_zero();
-    __m128i off, ck, kt;
-    _Alignas(16) uint8_t part[16];
+    __m128i off, kt;
 
     /* Offset_0: Ktop, Stretch = Ktop || (Ktop[1..64] xor Ktop[9..72]),
      * bits bottom .. bottom + 127 (the words big-endian, as in ocb.c) */
@@ -398,44 +455,20 @@ ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
         n %= OCB_B;
     }
     switch ((n + VW - 1) / VW) {
-        OCB_TAIL_CASE(1)
-        OCB_TAIL_CASE(2)
-        OCB_TAIL_CASE(3)
-        OCB_TAIL_CASE(4)
-        OCB_TAIL_CASE(5)
-        OCB_TAIL_CASE(6)
-        OCB_TAIL_CASE(7)
-        OCB_TAIL_CASE(8)
+        OCB_END_CASE(0)
+        OCB_END_CASE(1)
+        OCB_END_CASE(2)
+        OCB_END_CASE(3)
+        OCB_END_CASE(4)
+        OCB_END_CASE(5)
+        OCB_END_CASE(6)
+        OCB_END_CASE(7)
+        OCB_END_CASE(8)
     default:
         break;
     }
-    in += 16 * n, out += 16 * n;
-    ck = v_fold(acc);
-    if (r != 0) {
-        /* Offset_* = Offset_m xor L_*, Pad = E_K(Offset_*), the last r
-         * bytes XORed with it; the checksum takes P_* || 1 || 0.. */
-        __m128i pad, x;
-        off = _mm_xor_si128(off, ocb_ld(l + 16 * 68));
-        pad = ocb_enc1(rke, nr, off);
-        memset(part, 0, 16);
-        memcpy(part, in, r); /* before out (which may be in) */
-        x = ocb_ld(part);
-        _mm_store_si128((__m128i *)(void *)part, _mm_xor_si128(x, pad));
-        memcpy(out, part, r);
-        if (!dec) /* the plaintext is the input */
-            _mm_store_si128((__m128i *)(void *)part, x);
-        memset(part + r, 0, 16 - r);
-        part[r] = 0x80;
-        ck = _mm_xor_si128(ck, ocb_ld(part));
-        memset(part, 0, 16);
-        __asm__ __volatile__("" : : "r"(part) : "memory");
-    }
-    /* Tag = E_K(Checksum xor Offset xor L_$) xor HASH */
-    ck = _mm_xor_si128(_mm_xor_si128(ck, off), ocb_ld(l + 16 * 69));
-    _mm_storeu_si128((__m128i *)(void *)tag,
-                     _mm_xor_si128(ocb_enc1(rke, nr, ck), ocb_ld(sum)));
 }
-#undef OCB_TAIL_CASE
+#undef OCB_END_CASE
 
 OCB_NOINLINE ENGINE_FN void ENGINE_NAME(ocb_whole_body)(
     const void *rke, const void *rkd, unsigned nr, const uint8_t *l,
