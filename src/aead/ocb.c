@@ -175,6 +175,7 @@ int aesir_ocb_init_ex(aesir_ocb_key *key, const uint8_t *k, size_t key_len,
     aesir_wipe_stack(512);
     st->fused_enc = aes_of(st)->engine->ocb_enc;
     st->fused_dec = aes_of(st)->engine->ocb_dec;
+    st->fused_whole = aes_of(st)->engine->ocb_whole;
     st->magic = OCB_KEY_MAGIC;
     return AESIR_OK;
 fail:
@@ -346,12 +347,30 @@ void aesir_ocb_abort(aesir_ocb *ctx)
  * 64-bit words, Ktop's two and Ktop[1..64] xor Ktop[9..72]; Offset_0
  * is the 128 bits from bit bottom on, shifted out of them in registers
  * (bottom comes from the nonce: public). */
+/* The nonce block num2str(TAGLEN mod 128, 7) || zeros || 1 || N with its
+ * low 6 bits cleared, and those bits (bottom), section 4.2. */
+static unsigned nonce_block(uint8_t n[16], const uint8_t *nonce,
+                            size_t nonce_len, size_t tag_len)
+{
+    unsigned bottom;
+    memset(n, 0, 16);
+    n[0] = (uint8_t)((tag_len * 8 % 128) << 1);
+    n[15 - nonce_len] |= 1;
+    if (nonce_len == AESIR_OCB_NONCE_BYTES) /* a copy of constant size */
+        memcpy(n + 16 - AESIR_OCB_NONCE_BYTES, nonce, AESIR_OCB_NONCE_BYTES);
+    else
+        memcpy(n + 16 - nonce_len, nonce, nonce_len);
+    bottom = n[15] & 63;
+    n[15] &= 0xc0;
+    return bottom;
+}
+
 static AESIR_NOINLINE void start(struct ocb_state *st,
                                  const struct ocb_key_state *k,
                                  const uint8_t *nonce, size_t nonce_len,
                                  size_t tag_len)
 {
-    uint8_t n[16] = {0}, ktop[16];
+    uint8_t n[16], ktop[16];
     uint64_t w0, w1, w2;
     unsigned bottom;
 
@@ -364,12 +383,7 @@ static AESIR_NOINLINE void start(struct ocb_state *st,
     st->blocks = st->ablocks = 0;
     st->key = k;
     st->tag_len = (uint32_t)tag_len;
-    /* num2str(TAGLEN mod 128, 7) || zeros || 1 || N */
-    n[0] = (uint8_t)((tag_len * 8 % 128) << 1);
-    n[15 - nonce_len] |= 1;
-    memcpy(n + 16 - nonce_len, nonce, nonce_len);
-    bottom = n[15] & 63;
-    n[15] &= 0xc0;
+    bottom = nonce_block(n, nonce, nonce_len, tag_len);
     enc1(k, ktop, n);
     w0 = aesir_load_be64(ktop);
     w1 = aesir_load_be64(ktop + 8);
@@ -671,6 +685,56 @@ static int oneshot_checks(const struct ocb_key_state *k, const uint8_t *nonce,
     return AESIR_OK;
 }
 
+/*
+ * A message in one go through the engine's whole-message kernel
+ * (aesir_ocb_whole_fn): HASH of the additional data here (hash_blocks,
+ * then the partial block A_* with Offset xor L_*), the rest there. t
+ * receives the full tag.
+ */
+static void whole_message(const struct ocb_key_state *k, unsigned phase,
+                          const uint8_t *nonce, size_t nonce_len,
+                          const uint8_t *aad, size_t aad_len, uint8_t *out,
+                          const uint8_t *in, size_t len, uint8_t t[16],
+                          size_t tag_len)
+{
+    const struct aesir_key_state *ks = aes_of(k);
+    uint8_t n[16];
+    unsigned bottom = nonce_block(n, nonce, nonce_len, tag_len);
+    struct ocb_state st;
+
+    memset(st.sum, 0, 16);
+    if (aad_len != 0) {
+        size_t r = aad_len % 16;
+        st.key = k;
+        st.ablocks = 0;
+        memset(st.aoffset, 0, 16);
+        hash_blocks(&st, aad, aad_len / 16);
+        if (r != 0) {
+            memset(st.abuf, 0, 16);
+            memcpy(st.abuf, aad + (aad_len - r), r);
+            st.abuf[r] = 0x80;
+            xor16(st.aoffset, st.aoffset, k->lstar);
+            xor16(st.abuf, st.abuf, st.aoffset);
+            enc1(k, st.abuf, st.abuf);
+            xor16(st.sum, st.sum, st.abuf);
+            aesir_wipe(st.abuf, 16);
+        }
+        aesir_wipe(st.aoffset, 16);
+    }
+    k->fused_whole(ks->rk_enc, ks->rk_dec, ks->nr, k->l[0], n, bottom, st.sum,
+                   out, in, len, t, phase == OCB_PH_DEC);
+    aesir_wipe(st.sum, 16);
+}
+
+/* Whether a one-shot call wipes the stack below it (OCB_WIPE_ONESHOT):
+ * not after the engine's whole-message kernel without additional data,
+ * which wiped its own (run and whole_message hold no secret but t and
+ * the sum, wiped by name); the AAD's HASH on the generic code does. */
+static int oneshot_wipe(const struct ocb_key_state *k, size_t aad_len)
+{
+    return k->fused_whole == NULL || aad_len != 0;
+}
+
 /* A message in one go (arguments checked): AESIR_OK or AESIR_E_AUTH. */
 static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
                               const uint8_t *nonce, size_t nonce_len,
@@ -683,17 +747,26 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
     uint8_t t[16];
     int err = AESIR_OK;
 
-    start(&st, k, nonce, nonce_len, tag_len);
-    if (aad_len != 0) {
-        hash_blocks(&st, aad, aad_len / 16);
-        memcpy(st.abuf, aad + (aad_len & ~(size_t)15), aad_len % 16);
-        st.nabuf = (uint32_t)(aad_len % 16);
+    if (k->fused_whole != NULL) {
+        whole_message(k, phase, nonce, nonce_len, aad, aad_len, out, in, len, t,
+                      tag_len);
+    } else {
+        start(&st, k, nonce, nonce_len, tag_len);
+        if (aad_len != 0) {
+            hash_blocks(&st, aad, aad_len / 16);
+            memcpy(st.abuf, aad + (aad_len & ~(size_t)15), aad_len % 16);
+            st.nabuf = (uint32_t)(aad_len % 16);
+        }
+        if (whole != 0)
+            data_blocks(&st, phase, out, in, whole / 16);
+        final_block(&st, phase, out + whole, in + whole, len - whole, t);
+        wipe_state(&st);
     }
-    if (whole != 0)
-        data_blocks(&st, phase, out, in, whole / 16);
-    final_block(&st, phase, out + whole, in + whole, len - whole, t);
     if (phase == OCB_PH_ENC) {
-        memcpy(tag_out, t, tag_len);
+        if (tag_len == 16) /* a copy of constant size: no call */
+            memcpy(tag_out, t, 16);
+        else
+            memcpy(tag_out, t, tag_len);
     } else {
         int bad = aesir_ct_compare(t, tag_in, tag_len);
         /* Declassified (ct.h): the verdict is the return code. */
@@ -705,7 +778,6 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
         }
     }
     aesir_wipe(t, sizeof(t));
-    wipe_state(&st);
     return err;
 }
 
@@ -721,7 +793,8 @@ int aesir_ocb_seal_detached(const aesir_ocb_key *key, const uint8_t *nonce,
         return err;
     err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, len, tag,
               NULL, tag_len);
-    aesir_wipe_stack(OCB_WIPE_ONESHOT);
+    if (oneshot_wipe(k, aad_len))
+        aesir_wipe_stack(OCB_WIPE_ONESHOT);
     return err;
 }
 
@@ -737,7 +810,8 @@ int aesir_ocb_open_detached(const aesir_ocb_key *key, const uint8_t *nonce,
         return err;
     err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
               tag, tag_len);
-    aesir_wipe_stack(OCB_WIPE_ONESHOT);
+    if (oneshot_wipe(k, aad_len))
+        aesir_wipe_stack(OCB_WIPE_ONESHOT);
     return err;
 }
 
@@ -761,7 +835,8 @@ int aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
      * written after the data is read */
     err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, in_len,
               out + in_len, NULL, 16);
-    aesir_wipe_stack(OCB_WIPE_ONESHOT);
+    if (oneshot_wipe(k, aad_len))
+        aesir_wipe_stack(OCB_WIPE_ONESHOT);
     *out_len = in_len + 16;
     return err;
 }
@@ -793,7 +868,8 @@ int aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce,
     memcpy(tag, in + len, 16); /* before out (which may be in) is written */
     err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
               tag, 16);
-    aesir_wipe_stack(OCB_WIPE_ONESHOT);
+    if (oneshot_wipe(k, aad_len))
+        aesir_wipe_stack(OCB_WIPE_ONESHOT);
     if (err == AESIR_OK)
         *out_len = len;
     return err;

@@ -28,8 +28,9 @@
 struct ocb_key_state {
     aesir_aes aes;
     aesir_ocb_fn fused_enc, fused_dec; /* the engine's, or NULL */
+    aesir_ocb_whole_fn fused_whole;    /* the engine's, or NULL */
     uint32_t magic;
-    unsigned char head_pad[64 - 2 * sizeof(void *) - 4];
+    unsigned char head_pad[64 - 3 * sizeof(void *) - 4];
     _Alignas(16) uint8_t l[OCB_L_COUNT][16];
     uint8_t p[OCB_P_COUNT][16];
     uint8_t lstar[16];

@@ -243,6 +243,25 @@ typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
                               size_t len, uint8_t *tag, size_t tag_len,
                               int decrypt);
 
+/*
+ * OCB3 whole message (optional; src/aead/ocb.c's one-shot seal and open,
+ * RFC 7253 section 4.2 from the nonce to the tag in one call, so that a
+ * short message pays no per-step calls): nonce is the formatted nonce
+ * block with its low 6 bits cleared and bottom (0..63) those bits; l the
+ * key's table as for aesir_ocb_fn, with L_* and L_$ right after P_32
+ * (l + 16 * 68, l + 16 * 69); sum is HASH_K(A) (zeros without additional
+ * data). out = the len bytes of in (any len, in == out allowed)
+ * encrypted (decrypt 0) or decrypted (1: rk_dec for the data, rk_enc for
+ * Ktop, the pad and the tag); tag receives the whole 16-byte tag (of a
+ * decryption too: ocb.c compares it and wipes out on a mismatch).
+ */
+typedef void (*aesir_ocb_whole_fn)(const void *rk_enc, const void *rk_dec,
+                                   unsigned nr, const uint8_t *l,
+                                   const uint8_t nonce[16], unsigned bottom,
+                                   const uint8_t sum[16], uint8_t *out,
+                                   const uint8_t *in, size_t len,
+                                   uint8_t tag[16], int decrypt);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -278,6 +297,7 @@ struct aesir_engine {
     aesir_xts_fn xts_dec;
     aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
     aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
+    aesir_ocb_whole_fn ocb_whole; /* optional: whole OCB3 messages */
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

@@ -98,6 +98,7 @@ XTS_KERNELS(enc, 0, 0)
 XTS_KERNELS(dec, 1, 0)
 
 /* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
+XTS_WIPES(576, 576, 640)
 XTS_ENTRY(AESNI_XTS_ENC, enc, 576, 576, 640)
 XTS_ENTRY(AESNI_XTS_DEC, dec, 576, 576, 640)
 

@@ -228,6 +228,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #include "ocb_kernels.h"
 #define VAES_OCB_ENC aesir_vaes_avx2_ocb_enc
 #define VAES_OCB_DEC aesir_vaes_avx2_ocb_dec
+#define VAES_OCB_WHOLE aesir_vaes_avx2_ocb_whole
 
 /* GCM-SIV's CTR: vaes_avx2_gcmsiv.c. */
 #include "x86_gcmsiv.h"

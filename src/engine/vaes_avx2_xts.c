@@ -102,6 +102,7 @@ XTS_KERNELS(enc, 0, 0)
 XTS_KERNELS(dec, 1, 0)
 
 /* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
+XTS_WIPES(1024, 1024, 1152)
 XTS_ENTRY(aesir_vaes_avx2_xts_enc, enc, 1024, 1024, 1152)
 XTS_ENTRY(aesir_vaes_avx2_xts_dec, dec, 1024, 1024, 1152)
 

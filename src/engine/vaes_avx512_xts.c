@@ -113,6 +113,7 @@ XTS_KERNELS(encc, 0, 1)
 XTS_KERNELS(decc, 1, 1)
 
 /* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
+XTS_WIPES(704, 896, 1152)
 XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_enc, enc, 704, 896, 1152)
 XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_dec, dec, 704, 896, 1152)
 

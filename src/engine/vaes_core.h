@@ -981,6 +981,9 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
     .aes_round = VAES_AES_ROUND, /* *_aegis.c */
     .aegis = VAES_AEGIS,
 #endif
+#ifdef VAES_OCB_WHOLE /* whole OCB3 messages: x86_ocb_core.h */
+    .ocb_whole = VAES_OCB_WHOLE,
+#endif
 };
 
 #endif /* AESIR_VAES_CORE_H */
