@@ -243,6 +243,20 @@ typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
                               size_t len, uint8_t *tag, size_t tag_len,
                               int decrypt);
 
+/*
+ * aegis_update: whole rate blocks (32 D bytes for the AEGIS-128L family,
+ * 16 D for AEGIS-256's) on an AEGIS state in memory, for the incremental
+ * API (aegis.c): the rows as aegis.h lays them out (row j of all D lanes
+ * at state + 16 D j, 8 or 6 rows), loaded, updated nblocks times and
+ * stored back. op AEGIS_OP_AD (aegis.h) absorbs in; AEGIS_OP_ENC
+ * encrypts in to out, AEGIS_OP_DEC decrypts (in == out allowed). Returns -1
+ * without touching anything for a variant it does not handle, 0 when done;
+ * nblocks 0 touches nothing (aegis.c asks so which variants it takes).
+ */
+typedef int (*aesir_aegis_update_fn)(int variant, unsigned op, uint8_t *state,
+                                     uint8_t *out, const uint8_t *in,
+                                     size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -278,6 +292,8 @@ struct aesir_engine {
     aesir_xts_fn xts_dec;
     aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
     aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
+    /* optional, with aegis: AEGIS blocks on a state in memory (above) */
+    aesir_aegis_update_fn aegis_update;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or
