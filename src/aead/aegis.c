@@ -46,6 +46,10 @@ struct aegis_gen {
     size_t b;      /* bytes per row: 16 d */
     int fam;       /* 0: 128L family, 1: 256 family */
     uint8_t *s;    /* the state: the caller's frame, or a context's */
+    /* the engine's block kernel for Init's and Finalize's updates (the
+     * incremental API), or NULL */
+    aesir_aegis_update_fn upd;
+    int variant;
     uint8_t t[8 * 64];
 };
 
@@ -59,6 +63,8 @@ static void gen_setup(struct aegis_gen *g, const struct aegis_key_state *k,
     g->rows = g->fam == 0 ? 8 : 6;
     g->b = 16 * (size_t)g->d;
     g->s = s;
+    g->upd = NULL;
+    g->variant = k->variant;
 }
 
 static uint8_t *row(struct aegis_gen *g, unsigned j)
@@ -85,6 +91,27 @@ static void update(struct aegis_gen *g, const uint8_t *m0, const uint8_t *m1)
         xor_into(row(g, 4), m1, b);
     g->round(g->t, g->s, g->rows * g->d);
     memcpy(g->s, g->t, all);
+}
+
+/* Update with m0 (and m1) as update(), through the engine's block
+ * kernel when g has one: the incremental API's Init and Finalize on the
+ * kernel engines, 17 to 23 updates that the generic code (an AES round
+ * call per update, the state copied twice) ran at about a tenth of the
+ * kernel's speed: 3% of a 1 MiB AEGIS-128X4 message in 16 KiB updates. */
+static void step(struct aegis_gen *g, const uint8_t *m0, const uint8_t *m1)
+{
+    if (g->upd != NULL) {
+        uint8_t blk[AEGIS_MAX_RATE];
+        int r;
+        memcpy(blk, m0, g->b);
+        if (g->fam == 0)
+            memcpy(blk + g->b, m1, g->b);
+        r = g->upd(g->variant, AEGIS_OP_AD, g->s, NULL, blk, 1);
+        aesir_wipe(blk, sizeof(blk));
+        if (r == 0)
+            return;
+    }
+    update(g, m0, m1);
 }
 
 /* Every lane's row j set to x. */
@@ -130,7 +157,7 @@ static void init(struct aegis_gen *g, const uint8_t *key, const uint8_t *nonce)
         for (unsigned r = 0; r < 10; r++) {
             add_ctx(g, 3);
             add_ctx(g, 7);
-            update(g, v[0], v[1]);
+            step(g, v[0], v[1]);
         }
     } else { /* 4.4, 5.5.2 */
         for (unsigned k = 0; k < 16; k++)
@@ -158,7 +185,7 @@ static void init(struct aegis_gen *g, const uint8_t *key, const uint8_t *nonce)
         for (unsigned r = 0; r < 16; r++) {
             add_ctx(g, 3);
             add_ctx(g, 5);
-            update(g, v[r & 3], NULL);
+            step(g, v[r & 3], NULL);
         }
     }
     aesir_wipe(a, sizeof(a));
@@ -204,7 +231,7 @@ static void finalize(struct aegis_gen *g, uint64_t ad_len, uint64_t msg_len,
         for (unsigned k = 0; k < 16; k++)
             t[16 * i + k] = row(g, lenrow)[16 * i + k] ^ u[k];
     for (unsigned r = 0; r < 7; r++)
-        update(g, t, t);
+        step(g, t, t);
     for (unsigned i = 0; i < g->d; i++) {
         if (tag_len == 16) { /* all rows but the last of the 128 family */
             const unsigned n = g->fam == 0 ? 7 : 6;
@@ -602,6 +629,7 @@ AEGIS_NOINLINE static void ctx_init(struct aegis_ctx_state *st,
 {
     struct aegis_gen g;
     gen_setup(&g, st->key, st->s);
+    g.upd = st->key->update;
     init(&g, st->key->key, nonce);
     aesir_wipe(&g, sizeof(g));
 }
@@ -671,6 +699,7 @@ AEGIS_NOINLINE static void ctx_final(struct aegis_ctx_state *st, uint8_t *tag,
 {
     struct aegis_gen g;
     gen_setup(&g, st->key, st->s);
+    g.upd = st->key->update;
     finalize(&g, st->aad_len, st->msg_len, tag, tag_len);
     aesir_wipe(&g, sizeof(g));
 }
