@@ -204,7 +204,7 @@ static const char *const section_name[NSECT] = {
     "XTS key setup (32/48/64, halves compared)",
     "XTS encrypt/decrypt, tweak and sector",
     "AEGIS (6 variants; seal, open good/bad)",
-    "AEGIS incremental (pieces; finish, verify)",
+    "AEGIS incremental (pieces, verify)",
     "GCM key setup (128/192/256)",
     "GCM seal (one-shot, detached)",
     "GCM open (good, bad tag, bad data)",

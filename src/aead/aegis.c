@@ -23,8 +23,14 @@
  * constant-time round exists in every build; the table engines' rounds
  * would not be constant-time, so they get none).
  *
+ * The incremental API (aesir_aegis_start .. finish / verify, at the end
+ * of this file) keeps the state in its context in the generic layout;
+ * whole blocks go to the engine's aegis_update kernel (aegis_kernel.h's
+ * loops on a state in memory), the rest to the generic code.
+ *
  * What is secret: the key (in the key object), the state (on the stack
- * here, wiped), the data. Branches and indices depend only on lengths
+ * here, wiped; in an incremental context, wiped by finish, verify, abort
+ * and every error), the data. Branches and indices depend only on lengths
  * and the variant; the tag check is aesir_ct_compare. One-shot open
  * releases no plaintext on failure: it zeroes what it wrote.
  */
