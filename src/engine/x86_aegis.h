@@ -82,9 +82,9 @@ X86_AEGIS_DECLARE(vaes_avx512)
 
 /* Stack to wipe after a kernel of 1, 2, 4 lanes; after the incremental
  * API's block kernels (AK_NAME(lu), AK_NAME(bu)), which keep the state
- * in registers and had no frame at all with gcc 12 (a margin for a
- * compiler that spills a register or two): the wipe is per update call,
- * and 1280 bytes of it cost some 40 TSC cycles of a 16 KiB update of
+ * in registers and had no frame at all with gcc 12 or clang 14 (a
+ * margin for a compiler that spills a register or two): the wipe is per update
+ * call, and 1280 bytes of it cost some 40 TSC cycles of a 16 KiB update of
  * AEGIS-128X4 (about 1100). */
 #define AEGIS_USTACK 256
 #define AEGIS_STACK1 320
