@@ -1830,6 +1830,73 @@ aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
                           uint8_t *out, const uint8_t *tag, size_t tag_len,
                           const uint8_t *in, size_t len);
 
+/* ---------------------------------------------------------------------
+ * AEGIS, incremental (draft-irtf-cfrg-aegis-aead-17): every variant
+ * ------------------------------------------------------------------- */
+
+/*
+ * aesir_aegis -- one AEGIS message in pieces, on an aesir_aegis_key: any
+ * number of aesir_aegis_aad calls, then either encrypt updates and
+ * aesir_aegis_finish, or decrypt updates and aesir_aegis_verify. Pieces
+ * may have any length (the context buffers a partial block; an update of
+ * len bytes writes len bytes); the result equals the one-shot calls' on
+ * the same bytes. Opaque, AESIR_AEGIS_CTX_BYTES bytes, no heap, 16-byte
+ * aligned as aesir_aes. Holds a pointer to the key, which must outlive
+ * it, and the message's secrets (the state): aesir_aegis_finish/verify
+ * and every error but AESIR_E_ARGUMENT on a NULL or misaligned ctx wipe
+ * it; aesir_aegis_abort does so without a result. Calls out of order
+ * (aad after data, encrypt and decrypt updates mixed, anything after
+ * finish or before start) return AESIR_E_STATE.
+ *
+ * aesir_aegis_decrypt_update_unverified releases plaintext before the
+ * tag is checked: act on none of it before aesir_aegis_verify succeeds
+ * (as for aesir_gcm_decrypt_update_unverified); aesir_aegis_open
+ * releases nothing unverified.
+ */
+#define AESIR_AEGIS_CTX_BYTES 896
+typedef struct aesir_aegis {
+    AESIR_ALIGNAS(16) unsigned char opaque[AESIR_AEGIS_CTX_BYTES];
+} aesir_aegis;
+
+/* aesir_aegis_start -- begins a message with nonce (nonce_len bytes:
+ * aesir_aegis_nonce_bytes). Errors: AESIR_E_STATE (key not set up),
+ * AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH. */
+AESIR_API AESIR_WARN_UNUSED int aesir_aegis_start(aesir_aegis *ctx,
+                                                  const aesir_aegis_key *key,
+                                                  const uint8_t *nonce,
+                                                  size_t nonce_len);
+/* aesir_aegis_aad -- more additional data (before any update). Errors:
+ * AESIR_E_STATE, AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH (over 2^61 - 1
+ * bytes in all). */
+AESIR_API AESIR_WARN_UNUSED int aesir_aegis_aad(aesir_aegis *ctx,
+                                                const uint8_t *aad, size_t len);
+/* aesir_aegis_encrypt_update -- encrypts len bytes of in to out (out may
+ * equal in). Errors: AESIR_E_STATE, AESIR_E_ARGUMENT,
+ * AESIR_E_INPUT_LENGTH (the message would pass 2^61 - 1 bytes). */
+AESIR_API AESIR_WARN_UNUSED int aesir_aegis_encrypt_update(aesir_aegis *ctx,
+                                                           uint8_t *out,
+                                                           const uint8_t *in,
+                                                           size_t len);
+/* aesir_aegis_decrypt_update_unverified -- decrypts len bytes; NOT
+ * authenticated until aesir_aegis_verify succeeds (above). Errors as
+ * aesir_aegis_encrypt_update. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_decrypt_update_unverified(aesir_aegis *ctx, uint8_t *out,
+                                      const uint8_t *in, size_t len);
+/* aesir_aegis_finish -- the tag of an encryption (or of AAD alone),
+ * tag_len 16 or 32 bytes. Errors: AESIR_E_STATE (decrypting, or not
+ * started), AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_finish(aesir_aegis *ctx, uint8_t *tag, size_t tag_len);
+/* aesir_aegis_verify -- compares the tag of a decryption (or of AAD
+ * alone) with tag (16 or 32 bytes) in constant time: AESIR_OK or
+ * AESIR_E_AUTH. Errors also: AESIR_E_STATE (encrypting, or not started),
+ * AESIR_E_ARGUMENT. */
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aegis_verify(aesir_aegis *ctx, const uint8_t *tag, size_t tag_len);
+/* aesir_aegis_abort -- ends the message without a result, wiping ctx. */
+AESIR_API void aesir_aegis_abort(aesir_aegis *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -159,6 +159,7 @@ enum section {
     S_XTS_KEY,
     S_XTS,
     S_AEGIS,
+    S_AEGIS_INC,
     S_GCM_KEY,
     S_GCM_SEAL,
     S_GCM_OPEN,
@@ -203,6 +204,7 @@ static const char *const section_name[NSECT] = {
     "XTS key setup (32/48/64, halves compared)",
     "XTS encrypt/decrypt, tweak and sector",
     "AEGIS (6 variants; seal, open good/bad)",
+    "AEGIS incremental (pieces, verify)",
     "GCM key setup (128/192/256)",
     "GCM seal (one-shot, detached)",
     "GCM open (good, bad tag, bad data)",
@@ -1522,6 +1524,78 @@ static void check_aegis(const char *name)
     end(S_AEGIS);
 }
 
+/*
+ * The incremental AEGIS (aesir_aegis_start .. finish / verify) on engine
+ * name, every variant: a secret key, AAD and data in pieces of public
+ * lengths (1 byte, one short of a rate, whole rates, the rest: the
+ * buffered partial blocks and the engines' block kernels), encryption
+ * compared with ref's one-shot, decryption back with the good tag and a
+ * bad one (the verdict declassified by aegis.c).
+ */
+static void check_aegis_inc(const char *name)
+{
+    static const size_t pieces[] = {1, 15, 128, 300, 7};
+    static aesir_aegis_key k, kref;
+    static aesir_aegis ctx;
+    uint8_t key_pub[32], key_sec[32], nonce[32], ad_pub[451], ad_sec[451];
+    uint8_t m_pub[451], m_sec[451], c[451], cref[451 + 32], p[451], tag[32];
+    const size_t n = 451, adl = 451;
+    size_t ol;
+
+    begin(S_AEGIS_INC);
+    for (int v = AESIR_AEGIS_128L; v <= AESIR_AEGIS_256X4; v++) {
+        const size_t kl = aesir_aegis_key_bytes(v);
+        fill(key_pub, kl);
+        fill(nonce, kl);
+        fill(m_pub, n);
+        fill(ad_pub, adl);
+        secret_copy(key_sec, key_pub, kl);
+        secret_copy(m_sec, m_pub, n);
+        secret_copy(ad_sec, ad_pub, adl);
+        CHECK_EQ(aesir_aegis_init_ex(&k, v, key_sec, kl, name), AESIR_OK);
+        CHECK_EQ(aesir_aegis_init_ex(&kref, v, key_pub, kl, "ref"), AESIR_OK);
+        CHECK_EQ(aesir_aegis_seal(&kref, nonce, kl, ad_pub, adl, cref,
+                                  sizeof(cref), &ol, m_pub, n, 32),
+                 AESIR_OK);
+        /* encryption in pieces */
+        CHECK_EQ(aesir_aegis_start(&ctx, &k, nonce, kl), AESIR_OK);
+        for (size_t o = 0, i = 0, q; o < adl; o += q, i++) {
+            q = pieces[i % 5] < adl - o ? pieces[i % 5] : adl - o;
+            CHECK_EQ(aesir_aegis_aad(&ctx, ad_sec + o, q), AESIR_OK);
+        }
+        for (size_t o = 0, i = 0, q; o < n; o += q, i++) {
+            q = pieces[i % 5] < n - o ? pieces[i % 5] : n - o;
+            CHECK_EQ(aesir_aegis_encrypt_update(&ctx, c + o, m_sec + o, q),
+                     AESIR_OK);
+        }
+        CHECK_EQ(aesir_aegis_finish(&ctx, tag, 32), AESIR_OK);
+        CT_PUBLIC(c, n);
+        CT_PUBLIC(tag, 32);
+        CHECK(memcmp(c, cref, n) == 0 && memcmp(tag, cref + n, 32) == 0);
+        /* decryption in pieces, the ciphertext and tag secret; good, bad */
+        for (int bad = 0; bad < 2; bad++) {
+            secret_copy(c, cref, n);
+            secret_copy(tag, cref + n, 32);
+            tag[31] ^= (uint8_t)bad;
+            CHECK_EQ(aesir_aegis_start(&ctx, &k, nonce, kl), AESIR_OK);
+            CHECK_EQ(aesir_aegis_aad(&ctx, ad_sec, adl), AESIR_OK);
+            for (size_t o = 0, i = 3, q; o < n; o += q, i++) {
+                q = pieces[i % 5] < n - o ? pieces[i % 5] : n - o;
+                CHECK_EQ(aesir_aegis_decrypt_update_unverified(&ctx, p + o,
+                                                               c + o, q),
+                         AESIR_OK);
+            }
+            CHECK_EQ(aesir_aegis_verify(&ctx, tag, 32),
+                     bad ? AESIR_E_AUTH : AESIR_OK);
+            CT_PUBLIC(p, n);
+            CHECK(memcmp(p, m_pub, n) == 0);
+        }
+        aesir_aegis_clear(&k);
+        aesir_aegis_clear(&kref);
+    }
+    end(S_AEGIS_INC);
+}
+
 static unsigned long check_engine(const char *name, const char *desc,
                                   unsigned flags)
 {
@@ -1569,6 +1643,7 @@ static unsigned long check_engine(const char *name, const char *desc,
         aesir_aes_clear(&ref);
     }
     check_aegis(name);
+    check_aegis_inc(name);
     for (int s = 0; s < FIRST_GCM; s++) {
         printf("  %-40s %8lu " CHECKER " errors\n", section_name[s],
                sect_errors[s]);

@@ -759,33 +759,42 @@ static size_t navail;
  * AAD or the nonce) must fail with the output zeroed. The reference runs
  * once per case, the engines' keys are set up per case.
  */
-static void test_random(int variant, size_t cases)
+/* Engines whose key takes the same code as an earlier one's (the same
+ * kernel, block kernel and round: e.g. every engine on ct64's round) run
+ * one case in DUP_EVERY: the path is tested in full once, the rest is a
+ * check that the engine gets it. */
+static void find_dups(int variant, int *dup)
+{
+    aesir_aegis_key k;
+    const struct aegis_key_state *ks =
+        (const struct aegis_key_state *)(const void *)k.opaque;
+    const size_t kl = aesir_aegis_key_bytes(variant);
+    uint8_t key[32] = {0};
+
+    for (size_t e = 0; e < navail; e++) {
+        aesir_aes_round_fn r;
+        aesir_aegis_fn f;
+        aesir_aegis_update_fn u;
+        dup[e] = 0;
+        if (aesir_aegis_init_ex(&k, variant, key, kl, avail[e]) != AESIR_OK)
+            continue;
+        r = ks->round, f = ks->kernel, u = ks->update;
+        for (size_t o = 0; o < e; o++) {
+            if (aesir_aegis_init_ex(&k, variant, key, kl, avail[o]) ==
+                    AESIR_OK &&
+                ks->round == r && ks->kernel == f && ks->update == u)
+                dup[e] = 1;
+        }
+    }
+    aesir_aegis_clear(&k);
+}
+
+static void test_random(int variant, size_t cases, const int *dup)
 {
     aesir_aegis_key k;
     const size_t kl = aesir_aegis_key_bytes(variant);
     uint8_t key[32], nonce[32], ad[300], t16[16], t32[32], tag[32];
     size_t bad_before = check_failed;
-    int dup[64] = {0};
-
-    /* Engines whose key takes the same code as an earlier one's (the same
-     * kernel and round: e.g. every engine on ct64's round) run one case
-     * in DUP_EVERY: the path is tested in full once, the rest is a
-     * check that the engine gets it. */
-    for (size_t e = 0; e < navail; e++) {
-        const struct aegis_key_state *ks =
-            (const struct aegis_key_state *)(const void *)k.opaque;
-        aesir_aes_round_fn r;
-        aesir_aegis_fn f;
-        if (aesir_aegis_init_ex(&k, variant, key, kl, avail[e]) != AESIR_OK)
-            continue;
-        r = ks->round, f = ks->kernel;
-        for (size_t o = 0; o < e; o++) {
-            if (aesir_aegis_init_ex(&k, variant, key, kl, avail[o]) ==
-                    AESIR_OK &&
-                ks->round == r && ks->kernel == f)
-                dup[e] = 1;
-        }
-    }
     for (size_t c = 0; c < cases && check_failed - bad_before < 5; c++) {
         const size_t len = below(64) == 0 ? below(BIG - 64) : below(701);
         const size_t adl = below(4) == 0 ? 0 : below(301);
@@ -881,6 +890,343 @@ static void test_random(int variant, size_t cases)
             check_passed++;
         }
     }
+    aesir_aegis_clear(&k);
+}
+
+/* ---------------------------------------------------------------------
+ * The incremental API (aesir_aegis_start .. finish / verify).
+ * ------------------------------------------------------------------- */
+
+/* The next piece of a split of what is left (left bytes), by style:
+ * 0 one byte at a time, 1 small pieces (0..2 rates + 3, so they straddle
+ * the blocks), 2 large random pieces, 3 whole rates with a few odd bytes
+ * now and then (the engines' block kernels), 4 all at once. */
+static size_t piece(unsigned style, size_t left, size_t rate)
+{
+    size_t n;
+    switch (style) {
+    case 0:
+        n = 1;
+        break;
+    case 1:
+        n = below(2 * rate + 4);
+        break;
+    case 2:
+        n = below(left + 1);
+        break;
+    case 3:
+        n = rate * (1 + below(8)) + (below(4) == 0 ? below(rate) : 0);
+        break;
+    default:
+        n = left;
+    }
+    return n < left ? n : left;
+}
+
+static size_t rate_of(int variant)
+{
+    const size_t d = aegis_degree(variant);
+    return aegis_family(variant) ? 16 * d : 32 * d;
+}
+
+/*
+ * One message through the incremental API in pieces: the AAD split by
+ * style sa, the data by style sd. Encryption writes out and tag (tl
+ * bytes); decryption writes out and returns verify's result against
+ * tag. Any other failure returns a distinct code (-100 - step).
+ */
+static int inc_run(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
+                   const uint8_t *ad, size_t adl, const uint8_t *in, size_t len,
+                   uint8_t *out, uint8_t *tag, size_t tl, int decrypt,
+                   unsigned sa, unsigned sd)
+{
+    aesir_aegis ctx;
+    const size_t rate = rate_of(
+        ((const struct aegis_key_state *)(const void *)k->opaque)->variant);
+    size_t o, n;
+
+    if (aesir_aegis_start(&ctx, k, nonce, nl) != AESIR_OK)
+        return -100;
+    for (o = 0; o < adl; o += n) {
+        n = piece(sa, adl - o, rate);
+        if (aesir_aegis_aad(&ctx, ad + o, n) != AESIR_OK)
+            return -101;
+    }
+    for (o = 0; o < len; o += n) {
+        n = piece(sd, len - o, rate);
+        if ((decrypt ? aesir_aegis_decrypt_update_unverified(&ctx, out + o,
+                                                             in + o, n)
+                     : aesir_aegis_encrypt_update(&ctx, out + o, in + o, n)) !=
+            AESIR_OK)
+            return -102;
+    }
+    if (decrypt)
+        return aesir_aegis_verify(&ctx, tag, tl);
+    return aesir_aegis_finish(&ctx, tag, tl) == AESIR_OK ? AESIR_OK : -103;
+}
+
+/* The draft's vectors through the incremental API, every split style
+ * for the AAD and the data, in place and not; the failing vectors fail
+ * in verify. */
+static void test_vectors_incremental(const char *eng)
+{
+    for (size_t t = 0; t < sizeof(tvs) / sizeof(tvs[0]); t++) {
+        const struct tv *v = &tvs[t];
+        aesir_aegis_key k;
+        uint8_t key[32], nonce[32], ad[64], ct[128], m[128], tags[2][32];
+        uint8_t out[256], tag[32];
+        size_t adl, ctl, nl;
+        snprintf(where, sizeof(where), "%s %s incremental", eng, v->sec);
+        nl = unhex(key, v->key);
+        unhex(nonce, v->nonce);
+        adl = unhex(ad, v->ad);
+        ctl = unhex(ct, v->ct);
+        unhex(tags[0], v->tag128);
+        unhex(tags[1], v->tag256);
+        if (v->msg != NULL)
+            unhex(m, v->msg);
+        T(aesir_aegis_init_ex(&k, v->variant, key, nl, eng) == AESIR_OK);
+        for (unsigned tl = 16; tl <= 32; tl += 16) {
+            for (unsigned sa = 0; sa < 5; sa++) {
+                for (unsigned sd = 0; sd < 5; sd++) {
+                    const int inplace = (sa + sd) & 1;
+                    if (v->msg == NULL) {
+                        memcpy(out, ct, ctl);
+                        T(inc_run(&k, nonce, nl, ad, adl, out, ctl, out,
+                                  tags[tl / 32], tl, 1, sa,
+                                  sd) == AESIR_E_AUTH);
+                        continue;
+                    }
+                    memset(out, 0xaa, sizeof(out));
+                    if (inplace)
+                        memcpy(out, m, ctl);
+                    T(inc_run(&k, nonce, nl, ad, adl, inplace ? out : m, ctl,
+                              out, tag, tl, 0, sa, sd) == AESIR_OK);
+                    T(memcmp(out, ct, ctl) == 0 && out[ctl] == 0xaa &&
+                      memcmp(tag, tags[tl / 32], tl) == 0);
+                    if (!inplace)
+                        memcpy(out, ct, ctl);
+                    T(inc_run(&k, nonce, nl, ad, adl, out, ctl, out,
+                              tags[tl / 32], tl, 1, sa, sd) == AESIR_OK);
+                    T(memcmp(out, m, ctl) == 0);
+                }
+            }
+        }
+        aesir_aegis_clear(&k);
+    }
+}
+
+/*
+ * Random messages through the incremental API against the reference
+ * (and libsodium: AEGIS-128L and AEGIS-256, 32-byte tags), each case on
+ * every engine with a distinct path (1 in DUP_EVERY on the others):
+ * random split styles for the AAD and the data, in place or not;
+ * decryption back, and a flipped ciphertext bit fails verify. Also the
+ * one-shot call on the same message, so incremental == one-shot on
+ * every engine.
+ */
+static void test_random_incremental(int variant, size_t cases, const int *dup)
+{
+    aesir_aegis_key k;
+    const size_t kl = aesir_aegis_key_bytes(variant), rate = rate_of(variant);
+    uint8_t key[32], nonce[32], ad[600], t16[16], t32[32], tag[32], ot[32];
+    size_t bad_before = check_failed;
+
+    for (size_t c = 0; c < cases && check_failed - bad_before < 5; c++) {
+        const size_t len = below(32) == 0 ? below(BIG - 64)
+                           : below(2)     ? below(9 * rate)
+                                          : below(701);
+        const size_t adl = below(4) == 0 ? 0 : below(601);
+        const size_t tl = below(2) ? 16 : 32;
+        uint8_t *m = big_m, *ref = big_b, *p = big_c;
+        fillr(key, kl);
+        fillr(nonce, kl);
+        fillr(ad, adl);
+        fillr(m, len);
+        ref_aead(variant, key, nonce, ad, adl, m, len, ref, t16, t32, 0);
+#ifdef AESIR_TEST_SODIUM
+        if (tl == 32 &&
+            (variant == AESIR_AEGIS_128L || variant == AESIR_AEGIS_256)) {
+            unsigned long long ml;
+            uint8_t st[32];
+            int r = variant == AESIR_AEGIS_128L
+                        ? crypto_aead_aegis128l_encrypt_detached(
+                              p, st, &ml, m, len, ad, adl, NULL, nonce, key)
+                        : crypto_aead_aegis256_encrypt_detached(
+                              p, st, &ml, m, len, ad, adl, NULL, nonce, key);
+            snprintf(where, sizeof(where), "%s libsodium (incremental)",
+                     vname(variant));
+            T(r == 0 && memcmp(p, ref, len) == 0 && memcmp(st, t32, 32) == 0);
+            sodium_checks++;
+        }
+#endif
+        for (size_t e = 0; e < navail; e++) {
+            const unsigned sa = (unsigned)below(5), sd = (unsigned)below(5);
+            const int inplace = (int)below(2);
+            uint8_t *o = big_a + below(16);
+            size_t ol;
+            if (dup[e] && c % DUP_EVERY != 0)
+                continue;
+            snprintf(where, sizeof(where), "%s %s incremental %zu/%zu %u/%u",
+                     avail[e], vname(variant), adl, len, sa, sd);
+            if (aesir_aegis_init_ex(&k, variant, key, kl, avail[e]) !=
+                AESIR_OK) {
+                T(0);
+                continue;
+            }
+            if (inplace)
+                memcpy(o, m, len);
+            if (inc_run(&k, nonce, kl, ad, adl, inplace ? o : m, len, o, tag,
+                        tl, 0, sa, sd) != AESIR_OK ||
+                memcmp(o, ref, len) != 0 ||
+                memcmp(tag, tl == 16 ? t16 : t32, tl) != 0) {
+                T(0);
+                continue;
+            }
+            /* the one-shot call agrees */
+            if (aesir_aegis_seal_detached(&k, nonce, kl, ad, adl, p, ot, tl, m,
+                                          len) != AESIR_OK ||
+                memcmp(p, o, len) != 0 || memcmp(ot, tag, tl) != 0)
+                T(0);
+            /* decrypt back (other split styles), in place or not */
+            if (inc_run(&k, nonce, kl, ad, adl, o, len, inplace ? o : p, tag,
+                        tl, 1, sd, sa) != AESIR_OK ||
+                memcmp(inplace ? o : p, m, len) != 0)
+                T(0);
+            /* a flipped bit of the ciphertext or the tag fails verify */
+            memcpy(o, ref, len);
+            {
+                const int in_ct = len != 0 && below(2);
+                const size_t bit = below(8 * (in_ct ? len : tl));
+                uint8_t *x = in_ct ? o : tag;
+                x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+                if (inc_run(&k, nonce, kl, ad, adl, o, len, p, tag, tl, 1, sa,
+                            sd) != AESIR_E_AUTH)
+                    T(0);
+                x[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            }
+            (void)ol;
+            check_passed++;
+        }
+    }
+    aesir_aegis_clear(&k);
+}
+
+/* Calls out of order, bad arguments: the right error, the context wiped
+ * (AESIR_E_STATE after), nothing written. */
+static void test_misuse_incremental(void)
+{
+    aesir_aegis_key k;
+    aesir_aegis ctx, *mis;
+    _Alignas(16) unsigned char raw[sizeof(aesir_aegis) + 16];
+    uint8_t key[32] = {1}, nonce[32] = {2}, in[64] = {3}, out[64], tag[32];
+
+    snprintf(where, sizeof(where), "misuse incremental");
+    memset(&ctx, 0, sizeof(ctx));
+    memset(out, 0xaa, sizeof(out));
+    /* before start: a zeroed context */
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 16) == AESIR_E_STATE);
+    T(aesir_aegis_decrypt_update_unverified(&ctx, out, in, 16) ==
+      AESIR_E_STATE);
+    T(aesir_aegis_finish(&ctx, tag, 16) == AESIR_E_STATE);
+    T(aesir_aegis_verify(&ctx, tag, 16) == AESIR_E_STATE);
+    T(aesir_aegis_aad(NULL, in, 1) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_finish(NULL, tag, 16) == AESIR_E_ARGUMENT);
+    aesir_aegis_abort(NULL);
+    /* a key not set up */
+    memset(&k, 0, sizeof(k));
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_E_STATE);
+    T(aesir_aegis_start(&ctx, NULL, nonce, 16) == AESIR_E_STATE);
+    T(aesir_aegis_start(NULL, &k, nonce, 16) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_init(&k, AESIR_AEGIS_128L, key, 16) == AESIR_OK);
+    T(aesir_aegis_start(&ctx, &k, NULL, 16) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_start(&ctx, &k, nonce, 15) == AESIR_E_IV_LENGTH);
+    T(aesir_aegis_start(&ctx, &k, nonce, 32) == AESIR_E_IV_LENGTH);
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE); /* failed start */
+    /* AAD after data */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_aad(&ctx, in, 5) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 5) == AESIR_OK);
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 5) == AESIR_E_STATE);
+    /* encrypt and decrypt mixed, both ways */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 5) == AESIR_OK);
+    T(aesir_aegis_decrypt_update_unverified(&ctx, out, in, 5) == AESIR_E_STATE);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_decrypt_update_unverified(&ctx, out, in, 5) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 5) == AESIR_E_STATE);
+    /* finish after decryption, verify after encryption */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_decrypt_update_unverified(&ctx, out, in, 5) == AESIR_OK);
+    T(aesir_aegis_finish(&ctx, tag, 16) == AESIR_E_STATE);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 5) == AESIR_OK);
+    T(aesir_aegis_verify(&ctx, tag, 16) == AESIR_E_STATE);
+    /* anything after finish */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_finish(&ctx, tag, 16) == AESIR_OK);
+    T(aesir_aegis_finish(&ctx, tag, 16) == AESIR_E_STATE);
+    T(aesir_aegis_encrypt_update(&ctx, out, in, 1) == AESIR_E_STATE);
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE);
+    /* bad arguments end the message */
+    for (size_t tl = 0; tl <= 40; tl++) {
+        if (tl == 16 || tl == 32)
+            continue;
+        T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+        T(aesir_aegis_finish(&ctx, tag, tl) == AESIR_E_ARGUMENT);
+        T(aesir_aegis_finish(&ctx, tag, 16) == AESIR_E_STATE);
+        T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+        T(aesir_aegis_verify(&ctx, tag, tl) == AESIR_E_ARGUMENT);
+    }
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_aad(&ctx, NULL, 1) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_aad(&ctx, NULL, 0) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, NULL, in, 1) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, NULL, NULL, 0) == AESIR_OK);
+    T(aesir_aegis_encrypt_update(&ctx, out, NULL, 1) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_finish(&ctx, NULL, 16) == AESIR_E_ARGUMENT);
+    /* lengths over 2^61 - 1 in all */
+    if (sizeof(size_t) >= 8) {
+        const size_t over = (size_t)(UINT64_C(1) << 61);
+        T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+        T(aesir_aegis_aad(&ctx, in, over) == AESIR_E_INPUT_LENGTH);
+        T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+        T(aesir_aegis_encrypt_update(&ctx, out, in, over) ==
+          AESIR_E_INPUT_LENGTH);
+        T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+        T(aesir_aegis_encrypt_update(&ctx, out, in, 1) == AESIR_OK);
+        T(aesir_aegis_encrypt_update(&ctx, out, in, over - 1) ==
+          AESIR_E_INPUT_LENGTH);
+    }
+    /* abort wipes; a key cleared under a message is noticed */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    aesir_aegis_abort(&ctx);
+    T(all_eq((const uint8_t *)&ctx, 0, sizeof(ctx)));
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    aesir_aegis_clear(&k);
+    T(aesir_aegis_aad(&ctx, in, 1) == AESIR_E_STATE);
+    T(all_eq((const uint8_t *)&ctx, 0, sizeof(ctx)));
+    /* misaligned context */
+    T(aesir_aegis_init(&k, AESIR_AEGIS_128L, key, 16) == AESIR_OK);
+    mis = (aesir_aegis *)(void *)(raw + 4);
+    T(aesir_aegis_start(mis, &k, nonce, 16) == AESIR_E_ARGUMENT);
+    T(aesir_aegis_aad(mis, in, 1) == AESIR_E_ARGUMENT);
+    aesir_aegis_abort(mis);
+    /* an empty message: finish and verify of AAD alone */
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_finish(&ctx, tag, 32) == AESIR_OK);
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_verify(&ctx, tag, 32) == AESIR_OK);
+    tag[31] ^= 1;
+    T(aesir_aegis_start(&ctx, &k, nonce, 16) == AESIR_OK);
+    T(aesir_aegis_verify(&ctx, tag, 32) == AESIR_E_AUTH);
+    T(all_eq(out + 5, 0xaa, sizeof(out) - 5));
     aesir_aegis_clear(&k);
 }
 
@@ -1017,6 +1363,10 @@ static void test_paths(void)
 int main(void)
 {
     const size_t cases = cases_per();
+    /* the incremental cases: AESIR_DIFF_INC_CASES, else a quarter */
+    const char *inc_env = getenv("AESIR_DIFF_INC_CASES");
+    const size_t inc_cases =
+        inc_env != NULL ? (size_t)strtoull(inc_env, NULL, 10) : cases / 4;
     const char *seed_env = getenv("AESIR_DIFF_SEED");
     uint64_t seed = seed_env != NULL
                         ? strtoull(seed_env, NULL, 0)
@@ -1070,12 +1420,18 @@ int main(void)
         aesir_aegis_clear(&k);
         test_round(i);
         test_vectors_engine(name);
+        test_vectors_incremental(name);
     }
+    test_misuse_incremental();
     for (size_t v = 0; v < 6; v++) {
-        test_random(variants[v], cases);
-        printf("  %-12s %zu random cases on each distinct path, 1 in %d "
-               "on the engines that share one\n",
-               vname(variants[v]), cases, DUP_EVERY);
+        int dup[64];
+        find_dups(variants[v], dup);
+        test_random(variants[v], cases, dup);
+        test_random_incremental(variants[v], inc_cases, dup);
+        printf("  %-12s %zu random cases (one-shot) and %zu (incremental) "
+               "on each distinct path, 1 in %d on the engines that share "
+               "one\n",
+               vname(variants[v]), cases, inc_cases, DUP_EVERY);
     }
 #ifdef AESIR_TEST_SODIUM
     printf("libsodium comparisons: %zu\n", sodium_checks);

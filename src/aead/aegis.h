@@ -16,6 +16,9 @@
 /* The widest rate (AEGIS-128X4: 2 x 4 x 16 bytes). */
 #define AEGIS_MAX_RATE 128
 
+/* What an engine's aegis_update does with its blocks (internal.h). */
+enum { AEGIS_OP_AD, AEGIS_OP_ENC, AEGIS_OP_DEC };
+
 /* Paths a key can take (aesir_aegis_engine). */
 enum { AEGIS_PATH_KERNEL, AEGIS_PATH_ROUND, AEGIS_PATH_ROUND_CT64 };
 
@@ -23,6 +26,7 @@ struct aegis_key_state {
     const struct aesir_engine *engine; /* the AES engine asked for */
     aesir_aes_round_fn round;          /* the generic path's round */
     aesir_aegis_fn kernel;             /* the engine's kernel, or NULL */
+    aesir_aegis_update_fn update;      /* its blocks on a state, or NULL */
     uint32_t magic;
     int32_t variant;
     uint32_t path;

@@ -262,6 +262,20 @@ typedef void (*aesir_ocb_whole_fn)(const void *rk_enc, const void *rk_dec,
                                    const uint8_t *in, size_t len,
                                    uint8_t tag[16], int decrypt);
 
+/*
+ * aegis_update: whole rate blocks (32 D bytes for the AEGIS-128L family,
+ * 16 D for AEGIS-256's) on an AEGIS state in memory, for the incremental
+ * API (aegis.c): the rows as aegis.h lays them out (row j of all D lanes
+ * at state + 16 D j, 8 or 6 rows), loaded, updated nblocks times and
+ * stored back. op AEGIS_OP_AD (aegis.h) absorbs in; AEGIS_OP_ENC
+ * encrypts in to out, AEGIS_OP_DEC decrypts (in == out allowed). Returns -1
+ * without touching anything for a variant it does not handle, 0 when done;
+ * nblocks 0 touches nothing (aegis.c asks so which variants it takes).
+ */
+typedef int (*aesir_aegis_update_fn)(int variant, unsigned op, uint8_t *state,
+                                     uint8_t *out, const uint8_t *in,
+                                     size_t nblocks);
+
 struct aesir_engine {
     const char *name;
     const char *description;
@@ -298,6 +312,8 @@ struct aesir_engine {
     aesir_aes_round_fn aes_round; /* optional: AEGIS's round (above) */
     aesir_aegis_fn aegis;         /* optional: whole AEGIS messages */
     aesir_ocb_whole_fn ocb_whole; /* optional: whole OCB3 messages */
+    /* optional, with aegis: AEGIS blocks on a state in memory (above) */
+    aesir_aegis_update_fn aegis_update;
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

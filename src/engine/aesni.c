@@ -597,7 +597,8 @@ MB_ENTRY(mac, aesni_mb_run_mac, aesni_cbc_mac, 1)
     .cbc_enc_many = aesni_cbc_enc_many, .cbc_mac_many = aesni_cbc_mac_many,    \
     .gcm_enc = genc, .gcm_dec = gdec, .gcm_ghash = "ghash-clmul",              \
     .ctr32le = siv, .ocb_enc = oenc, .ocb_dec = odec,                          \
-    .aes_round = aesir_aesni_aes_round, .aegis = aesir_aesni_aegis
+    .aes_round = aesir_aesni_aes_round, .aegis = aesir_aesni_aegis,            \
+    .aegis_update = aesir_aesni_aegis_update
 
 static const struct aesir_engine aesni_engine = {
     ENGINE_FIELDS(aesni_setkey_pair, aesir_aesni_gcm_enc, aesir_aesni_gcm_dec,

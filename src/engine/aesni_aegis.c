@@ -33,9 +33,9 @@
 #define AK_NAME(x) aesni_aegis1_##x
 #include "aegis_kernel.h"
 
-#define AESNI_AEGIS_CASES                                                      \
-    AEGIS_CASE(AESIR_AEGIS_128L, aesni_aegis1_l, AEGIS_STACK1)                 \
-    AEGIS_CASE(AESIR_AEGIS_256, aesni_aegis1_b, AEGIS_STACK1)
+#define AESNI_AEGIS_CASES(X)                                                   \
+    X(AESIR_AEGIS_128L, aesni_aegis1_l, AEGIS_STACK1)                          \
+    X(AESIR_AEGIS_256, aesni_aegis1_b, AEGIS_STACK1)
 X86_AEGIS_ENTRY(aesni, AESNI_AEGIS_CASES)
 X86_AES_ROUND(aesni)
 

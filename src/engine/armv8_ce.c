@@ -731,6 +731,9 @@ int aesir_armv8_ce_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
                          const uint8_t *aad, size_t aad_len, uint8_t *out,
                          const uint8_t *in, size_t len, uint8_t *tag,
                          size_t tag_len, int decrypt);
+int aesir_armv8_ce_aegis_update(int variant, unsigned op, uint8_t *state,
+                                uint8_t *out, const uint8_t *in,
+                                size_t nblocks);
 #endif
 
 static const struct aesir_engine engine = {
@@ -754,6 +757,7 @@ static const struct aesir_engine engine = {
     .gcm_ghash = "ghash-pmull",
     .aes_round = aesir_armv8_ce_aes_round, /* armv8_ce_aegis.c */
     .aegis = aesir_armv8_ce_aegis,
+    .aegis_update = aesir_armv8_ce_aegis_update,
 #endif
 #ifdef AESIR_ARMV8_CE_CCM
     .ccm_enc = aesir_armv8_ce_ccm_enc,

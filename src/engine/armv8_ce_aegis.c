@@ -1,8 +1,9 @@
 /*
  * armv8_ce_aegis.c -- armv8-ce's AEGIS (internal.h: aes_round, aegis):
  * the whole-message kernels of aegis_kernel.h on NEON registers for
- * AEGIS-128L and AEGIS-256, and a single AES round for the generic path
- * of the X variants.
+ * AEGIS-128L and AEGIS-256 (and their blocks on a state in memory for
+ * the incremental API: aegis_update), and a single AES round for the generic
+ * path of the X variants.
  *
  * AESRound(x, k) is AESMC(AESE(x, 0)) ^ k: AESE adds its key before
  * SubBytes and ShiftRows (so a zero key there) and AESMC is MixColumns;
@@ -60,6 +61,24 @@ int aesir_armv8_ce_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
                           decrypt);
     else
         return -1;
+    aesir_wipe_stack(448);
+    return 0;
+}
+
+int aesir_armv8_ce_aegis_update(int variant, unsigned op, uint8_t *state,
+                                uint8_t *out, const uint8_t *in,
+                                size_t nblocks);
+int aesir_armv8_ce_aegis_update(int variant, unsigned op, uint8_t *state,
+                                uint8_t *out, const uint8_t *in, size_t nblocks)
+{
+    if (variant != AESIR_AEGIS_128L && variant != AESIR_AEGIS_256)
+        return -1;
+    if (nblocks == 0) /* nothing to touch (aegis.c's question at init) */
+        return 0;
+    if (variant == AESIR_AEGIS_128L)
+        armv8_ce_aegis1_lu(state, op, out, in, nblocks);
+    else
+        armv8_ce_aegis1_bu(state, op, out, in, nblocks);
     aesir_wipe_stack(448);
     return 0;
 }

@@ -242,6 +242,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #include "x86_aegis.h"
 #define VAES_AES_ROUND aesir_vaes_avx2_aes_round
 #define VAES_AEGIS aesir_vaes_avx2_aegis
+#define VAES_AEGIS_UPDATE aesir_vaes_avx2_aegis_update
 
 #include "vaes_core.h"
 

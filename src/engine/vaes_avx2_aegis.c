@@ -49,11 +49,11 @@
 #define AK_NAME(x) vaes_avx2_aegis2_##x
 #include "aegis_kernel.h"
 
-#define VAES_AVX2_AEGIS_CASES                                                  \
-    AEGIS_CASE(AESIR_AEGIS_128L, vaes_avx2_aegis1_l, AEGIS_STACK1)             \
-    AEGIS_CASE(AESIR_AEGIS_256, vaes_avx2_aegis1_b, AEGIS_STACK1)              \
-    AEGIS_CASE(AESIR_AEGIS_128X2, vaes_avx2_aegis2_l, AEGIS_STACK2)            \
-    AEGIS_CASE(AESIR_AEGIS_256X2, vaes_avx2_aegis2_b, AEGIS_STACK2)
+#define VAES_AVX2_AEGIS_CASES(X)                                               \
+    X(AESIR_AEGIS_128L, vaes_avx2_aegis1_l, AEGIS_STACK1)                      \
+    X(AESIR_AEGIS_256, vaes_avx2_aegis1_b, AEGIS_STACK1)                       \
+    X(AESIR_AEGIS_128X2, vaes_avx2_aegis2_l, AEGIS_STACK2)                     \
+    X(AESIR_AEGIS_256X2, vaes_avx2_aegis2_b, AEGIS_STACK2)
 X86_AEGIS_ENTRY(vaes_avx2, VAES_AVX2_AEGIS_CASES)
 X86_AES_ROUND(vaes_avx2)
 

@@ -264,6 +264,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #include "x86_aegis.h"
 #define VAES_AES_ROUND aesir_vaes_avx512_aes_round
 #define VAES_AEGIS aesir_vaes_avx512_aegis
+#define VAES_AEGIS_UPDATE aesir_vaes_avx512_aegis_update
 
 #include "vaes_core.h"
 

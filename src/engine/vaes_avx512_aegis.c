@@ -61,13 +61,13 @@
 #define AK_NAME(x) vaes_avx512_aegis4_##x
 #include "aegis_kernel.h"
 
-#define VAES_AVX512_AEGIS_CASES                                                \
-    AEGIS_CASE(AESIR_AEGIS_128L, vaes_avx512_aegis1_l, AEGIS_STACK1)           \
-    AEGIS_CASE(AESIR_AEGIS_256, vaes_avx512_aegis1_b, AEGIS_STACK1)            \
-    AEGIS_CASE(AESIR_AEGIS_128X2, vaes_avx512_aegis2_l, AEGIS_STACK2)          \
-    AEGIS_CASE(AESIR_AEGIS_256X2, vaes_avx512_aegis2_b, AEGIS_STACK2)          \
-    AEGIS_CASE(AESIR_AEGIS_128X4, vaes_avx512_aegis4_l, AEGIS_STACK4)          \
-    AEGIS_CASE(AESIR_AEGIS_256X4, vaes_avx512_aegis4_b, AEGIS_STACK4)
+#define VAES_AVX512_AEGIS_CASES(X)                                             \
+    X(AESIR_AEGIS_128L, vaes_avx512_aegis1_l, AEGIS_STACK1)                    \
+    X(AESIR_AEGIS_256, vaes_avx512_aegis1_b, AEGIS_STACK1)                     \
+    X(AESIR_AEGIS_128X2, vaes_avx512_aegis2_l, AEGIS_STACK2)                   \
+    X(AESIR_AEGIS_256X2, vaes_avx512_aegis2_b, AEGIS_STACK2)                   \
+    X(AESIR_AEGIS_128X4, vaes_avx512_aegis4_l, AEGIS_STACK4)                   \
+    X(AESIR_AEGIS_256X4, vaes_avx512_aegis4_b, AEGIS_STACK4)
 X86_AEGIS_ENTRY(vaes_avx512, VAES_AVX512_AEGIS_CASES)
 X86_AES_ROUND(vaes_avx512)
 

@@ -980,6 +980,7 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_AEGIS
     .aes_round = VAES_AES_ROUND, /* *_aegis.c */
     .aegis = VAES_AEGIS,
+    .aegis_update = VAES_AEGIS_UPDATE,
 #endif
 #ifdef VAES_OCB_WHOLE /* whole OCB3 messages: x86_ocb_core.h */
     .ocb_whole = VAES_OCB_WHOLE,

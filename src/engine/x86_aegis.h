@@ -22,7 +22,10 @@
     int aesir_##engine##_aegis(                                                \
         int variant, const uint8_t *key, const uint8_t *nonce,                 \
         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
-        size_t len, uint8_t *tag, size_t tag_len, int decrypt);
+        size_t len, uint8_t *tag, size_t tag_len, int decrypt);                \
+    int aesir_##engine##_aegis_update(int variant, unsigned op,                \
+                                      uint8_t *state, uint8_t *out,            \
+                                      const uint8_t *in, size_t nblocks);
 
 X86_AEGIS_DECLARE(aesni)
 X86_AEGIS_DECLARE(vaes_avx2)
@@ -30,12 +33,14 @@ X86_AEGIS_DECLARE(vaes_avx512)
 
 /*
  * The entry points' common part: the kernel for variant from the
- * engine's list (AEGIS_CASE lines: variant, kernel, bytes), then a wipe
- * of the stack the kernel's frame used (state spills, the padded block,
- * the lanes of the tag): its frame measured from the compiled code (x1
- * 200 bytes, x2 320, x4 896 + 64 of alignment with gcc 12) with margin,
- * checked by tests/test_residue.c. A wipe costs about 25 TSC cycles per
- * KiB, a third of a 64-byte message, so it is sized per kernel.
+ * engine's list (CASES(X): X(variant, kernel, bytes) per variant), then
+ * a wipe of the stack the kernel's frame used (state spills, the padded
+ * block, the lanes of the tag): its frame measured from the compiled
+ * code (x1 200 bytes, x2 320, x4 896 + 64 of alignment with gcc 12) with
+ * margin, checked by tests/test_residue.c. A wipe costs about 25 TSC
+ * cycles per KiB, a third of a 64-byte message, so it is sized per
+ * kernel. aegis_update is the same list's kernels with a "u": the
+ * incremental API's blocks (aegis_kernel.h).
  */
 #define X86_AEGIS_ENTRY(engine, CASES)                                         \
     int aesir_##engine##_aegis(                                                \
@@ -44,7 +49,18 @@ X86_AEGIS_DECLARE(vaes_avx512)
         size_t len, uint8_t *tag, size_t tag_len, int decrypt)                 \
     {                                                                          \
         switch (variant) {                                                     \
-            CASES                                                              \
+            CASES(AEGIS_CASE)                                                  \
+        default:                                                               \
+            return -1;                                                         \
+        }                                                                      \
+        return 0;                                                              \
+    }                                                                          \
+    int aesir_##engine##_aegis_update(int variant, unsigned op,                \
+                                      uint8_t *state, uint8_t *out,            \
+                                      const uint8_t *in, size_t nblocks)       \
+    {                                                                          \
+        switch (variant) {                                                     \
+            CASES(AEGIS_UCASE)                                                 \
         default:                                                               \
             return -1;                                                         \
         }                                                                      \
@@ -55,8 +71,22 @@ X86_AEGIS_DECLARE(vaes_avx512)
         fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
         aesir_wipe_stack(bytes);                                               \
         break;
+#define AEGIS_UCASE(v, fn, bytes)                                              \
+    case v:                                                                    \
+        if (nblocks != 0) {                                                    \
+            fn##u(state, op, out, in, nblocks);                                \
+            aesir_wipe_stack(AEGIS_USTACK);                                    \
+        }                                                                      \
+        (void)(bytes);                                                         \
+        break;
 
-/* Stack to wipe after a kernel of 1, 2, 4 lanes. */
+/* Stack to wipe after a kernel of 1, 2, 4 lanes; after the incremental
+ * API's block kernels (AK_NAME(lu), AK_NAME(bu)), which keep the state
+ * in registers and had no frame at all with gcc 12 or clang 14 (a
+ * margin for a compiler that spills a register or two): the wipe is per update
+ * call, and 1280 bytes of it cost some 40 TSC cycles of a 16 KiB update of
+ * AEGIS-128X4 (about 1100). */
+#define AEGIS_USTACK 256
 #define AEGIS_STACK1 320
 #define AEGIS_STACK2 640
 #define AEGIS_STACK4 1280

@@ -19,7 +19,12 @@
  *     ref's verdict; on AESIR_E_AUTH *out_len is 0 and every byte the
  *     plaintext would have filled is zero, nothing past it written; on
  *     AESIR_OK (no effective corruption, or a forgery ref accepts too)
- *     the plaintext equals ref's.
+ *     the plaintext equals ref's;
+ *   - the incremental API (aesir_aegis_start .. finish / verify) with the
+ *     AAD and the message in random pieces (from the seed: single bytes,
+ *     pieces around the rate, large ones) gives ref's ciphertext and tag,
+ *     decrypts it back in pieces (in place or not) and verifies, and its
+ *     verify of the corrupted message gives ref's verdict.
  *
  * Buffers are exact-size heap blocks at odd offsets (fz_alloc): the
  * kernels' partial-block copies and vector loads at the ends of the
@@ -56,6 +61,55 @@ static void read_plan(struct fz *f, struct plan *p)
     p->corrupt_xor = fz_u8(f);
     fz_bytes(f, p->key, 32);
     fz_bytes(f, p->nonce, 32);
+}
+
+/* The next piece of a split from the generator: one byte, up to 300
+ * bytes (around the rates, 16 to 128 bytes), or up to all that is left. */
+static size_t next_piece(uint64_t *s, size_t left)
+{
+    const uint64_t r = fz_rng(s);
+    size_t n;
+    switch (r % 4) {
+    case 0:
+        n = 1;
+        break;
+    case 1:
+    case 2:
+        n = (size_t)(r >> 8) % 301;
+        break;
+    default:
+        n = (size_t)(r >> 8) % (left + 1);
+    }
+    return n < left ? n : left;
+}
+
+/* The message through the incremental API in pieces drawn from *s:
+ * encryption (out, tag) or decryption (out; verify's code against tag).
+ * Any other failure is a check failure. */
+static int inc_run(const aesir_aegis_key *k, const struct plan *p, uint64_t *s,
+                   const uint8_t *aad, uint8_t *out, const uint8_t *in,
+                   size_t len, uint8_t *tag, int decrypt)
+{
+    aesir_aegis ctx;
+    size_t o, n;
+
+    FUZZ_CHECK_EQ(aesir_aegis_start(&ctx, k, p->nonce, p->kl), AESIR_OK);
+    for (o = 0; o < p->aad_len; o += n) {
+        n = next_piece(s, p->aad_len - o);
+        FUZZ_CHECK_EQ(aesir_aegis_aad(&ctx, aad + o, n), AESIR_OK);
+    }
+    for (o = 0; o < len; o += n) {
+        n = next_piece(s, len - o);
+        FUZZ_CHECK_EQ(
+            decrypt ? aesir_aegis_decrypt_update_unverified(&ctx, out + o,
+                                                            in + o, n)
+                    : aesir_aegis_encrypt_update(&ctx, out + o, in + o, n),
+            AESIR_OK);
+    }
+    if (decrypt)
+        return aesir_aegis_verify(&ctx, tag, p->tl);
+    FUZZ_CHECK_EQ(aesir_aegis_finish(&ctx, tag, p->tl), AESIR_OK);
+    return AESIR_OK;
 }
 
 /* Opens in (n bytes: ciphertext || tag) with k into a fresh exact-size
@@ -160,6 +214,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(memcmp(pt, ptref, p.len) == 0);
         fz_free(pt, p.off_out);
         fz_free(ptref, p.off_out);
+        /* incremental: seal in pieces, open back in pieces, and the
+         * corrupted message's verdict */
+        {
+            uint64_t s = seed ^ (0x9e3779b97f4a7c15u * (e + 1));
+            uint8_t *t = fz_alloc(p.tl, 7);
+            int v;
+            out = fz_alloc(p.len, p.off_out);
+            if (p.inplace)
+                memcpy(out, msg, p.len);
+            FUZZ_CHECK_EQ(inc_run(&k, &p, &s, aad, out, p.inplace ? out : msg,
+                                  p.len, t, 0),
+                          AESIR_OK);
+            FUZZ_CHECK(memcmp(out, want, p.len) == 0);
+            FUZZ_CHECK(memcmp(t, want + p.len, p.tl) == 0);
+            pt = p.inplace ? out : fz_alloc(p.len, p.off_in);
+            FUZZ_CHECK_EQ(inc_run(&k, &p, &s, aad, pt, out, p.len, t, 1),
+                          AESIR_OK);
+            FUZZ_CHECK(memcmp(pt, msg, p.len) == 0);
+            if (!p.inplace)
+                fz_free(pt, p.off_in);
+            memcpy(t, sealed + p.len, p.tl);
+            v = inc_run(&k, &p, &s, aad, out, sealed, p.len, t, 1);
+            FUZZ_CHECK_EQ(v, err_ref);
+            fz_free(out, p.off_out);
+            fz_free(t, 7);
+        }
         aesir_aegis_clear(&k);
     }
     aesir_aegis_clear(&kref);
