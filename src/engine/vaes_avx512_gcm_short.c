@@ -9,9 +9,11 @@
  * (start, J0, CTR, GHASH per call, length block, tag) and the message
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages with a 12-byte IV whose data
- * and additional data take at most 31 blocks together (larger ones
- * go to the whole-message kernel, aesir_vaes_avx512_gcm_msg in
- * vaes_avx512_gcm.c, so that this entry point takes every length):
+ * and additional data take at most 31 blocks together (medium ones, up
+ * to GS_MEDIUM bytes, go to gs_medium below, chunk by chunk in the same
+ * style; larger ones to the whole-message kernel,
+ * aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
+ * point takes every length):
  *
  *   - AES: the counters J0 + 1 .. J0 + n (n <= 31 data blocks) in up to 8
  *     zmm of 4 blocks, and J0 in an xmm, through the rounds together. With
