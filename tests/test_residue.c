@@ -2133,6 +2133,8 @@ static void test_gcm_pair(size_t key_len)
     aesir_gcm_clear(&g.gtmp);
     gcm_case(100, 20, 12);
     gcm_case(531, 0, 12);
+    /* vaes-avx512's medium path: two chunks and additional data */
+    gcm_case(1000, 40, 12);
     gcm_case(37, 77, 60);
     gcm_case(MAX_MSG, 5, 8);
     test_gcm_siv_pair();
