@@ -26,8 +26,9 @@
  * CPU: POWER8 vector crypto (the pwr8 accessor checks it); compiled in a
  * target region like pwr8.c, where pwr8.c builds its engine. Constant
  * time: yes, given that vcipher is (pwr8.c): no table, branches on the
- * lengths only. Tested under qemu-ppc64le -cpu power8 (make cross-test);
- * no speed is claimed (no POWER hardware here).
+ * lengths only. Tested under qemu-ppc64le -cpu power8 (make cross-test)
+ * and big-endian qemu-ppc64 (tools/pwr8_be_check.sh); no speed is
+ * claimed (no POWER hardware here).
  */
 #include "internal.h"
 

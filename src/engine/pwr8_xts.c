@@ -36,9 +36,9 @@
  * time: yes, given that vcipher is (pwr8.c); branches depend on nr and
  * the block count only, no address on the data or the tweak. The entry
  * points wipe the stack their bodies used, in case the compiler spills.
- * Tested under qemu-ppc64le -cpu power8 (little-endian); big-endian
- * ppc64 only compiles here (no cross compiler to run it). No speed is
- * claimed: no POWER hardware here. Batch: 8 blocks.
+ * Tested under qemu-ppc64le -cpu power8 (the suite) and qemu-ppc64
+ * -cpu power8 (big-endian, freestanding: tools/pwr8_be_check.sh). No
+ * speed is claimed: no POWER hardware here. Batch: 8 blocks.
  */
 #include "internal.h"
 #include "xts_kernels.h"
