@@ -202,7 +202,8 @@ void _start(void)
                 break;
             }
     }
-    put("big-endian ppc64 pwr8: ");
+    put(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "pwr8, big-endian: "
+                                               : "pwr8, little-endian: ");
     putn(runs);
     put(" checks, ");
     putn(fails);

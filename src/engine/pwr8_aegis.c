@@ -39,6 +39,7 @@
 
 #include "engine.h"
 #include "aegis.h"
+#include "aegis_wide.h"
 #include "stack_wipe.h"
 
 #if !(defined(__CRYPTO__) && defined(__POWER8_VECTOR__))
@@ -51,12 +52,6 @@
 
 typedef __vector unsigned char vu8;
 typedef __vector unsigned long long vu64;
-
-#if defined(__clang__)
-#define P8_UNROLL
-#else
-#define P8_UNROLL _Pragma("GCC unroll 4")
-#endif
 
 ENGINE_INLINE vu8 p8_load(const void *p)
 {
@@ -86,53 +81,9 @@ ENGINE_INLINE vu8 p8_enc(vu8 x, vu8 k)
 #define AK_NAME(x) pwr8_aegis1_##x
 #include "aegis_kernel.h"
 
-/* ---- D registers per row: the X variants ------------------------------
- * Lane i of a row (instance i, draft 5.1) is register v[i], the 16 bytes
- * at p + 16 i in memory. */
-#define P8_WIDE(D)                                                             \
-    typedef struct {                                                           \
-        vu8 v[D];                                                              \
-    } p8x##D;                                                                  \
-    ENGINE_INLINE p8x##D p8x##D##_load(const void *p)                          \
-    {                                                                          \
-        p8x##D r;                                                              \
-        P8_UNROLL for (unsigned i = 0; i < D; i++) r.v[i] =                    \
-            p8_load((const uint8_t *)p + 16 * i);                              \
-        return r;                                                              \
-    }                                                                          \
-    ENGINE_INLINE void p8x##D##_store(void *p, p8x##D x)                       \
-    {                                                                          \
-        P8_UNROLL for (unsigned i = 0; i < D; i++)                             \
-            p8_store((uint8_t *)p + 16 * i, x.v[i]);                           \
-    }                                                                          \
-    ENGINE_INLINE p8x##D p8x##D##_bcast(const void *p)                         \
-    {                                                                          \
-        p8x##D r;                                                              \
-        const vu8 x = p8_load(p);                                              \
-        P8_UNROLL for (unsigned i = 0; i < D; i++) r.v[i] = x;                 \
-        return r;                                                              \
-    }                                                                          \
-    ENGINE_INLINE p8x##D p8x##D##_xor(p8x##D a, p8x##D b)                      \
-    {                                                                          \
-        P8_UNROLL for (unsigned i = 0; i < D; i++) a.v[i] =                    \
-            vec_xor(a.v[i], b.v[i]);                                           \
-        return a;                                                              \
-    }                                                                          \
-    ENGINE_INLINE p8x##D p8x##D##_and(p8x##D a, p8x##D b)                      \
-    {                                                                          \
-        P8_UNROLL for (unsigned i = 0; i < D; i++) a.v[i] =                    \
-            vec_and(a.v[i], b.v[i]);                                           \
-        return a;                                                              \
-    }                                                                          \
-    ENGINE_INLINE p8x##D p8x##D##_enc(p8x##D a, p8x##D k)                      \
-    {                                                                          \
-        P8_UNROLL for (unsigned i = 0; i < D; i++) a.v[i] =                    \
-            p8_enc(a.v[i], k.v[i]);                                            \
-        return a;                                                              \
-    }
-
-P8_WIDE(2)
-P8_WIDE(4)
+/* ---- D registers per row: the X variants (aegis_wide.h) ------------- */
+AEGIS_WIDE(p8x2, 2, vu8, p8_load, p8_store, vec_xor, vec_and, p8_enc)
+AEGIS_WIDE(p8x4, 4, vu8, p8_load, p8_store, vec_xor, vec_and, p8_enc)
 
 #define AK_V p8x2
 #define AK_D 2
