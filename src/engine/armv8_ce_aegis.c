@@ -2,8 +2,10 @@
  * armv8_ce_aegis.c -- armv8-ce's AEGIS (internal.h: aes_round, aegis):
  * the whole-message kernels of aegis_kernel.h on NEON registers for
  * AEGIS-128L and AEGIS-256 (and their blocks on a state in memory for
- * the incremental API: aegis_update), and a single AES round for the generic
- * path of the X variants.
+ * the incremental API: aegis_update), the X2 and X4 variants on rows of
+ * 2 and 4 registers (aegis_wide.h: X4's 32 rows do not fit in NEON's 32
+ * registers, the compiler spills and the stack is wiped after), and a
+ * single AES round for the generic path.
  *
  * AESRound(x, k) is AESMC(AESE(x, 0)) ^ k: AESE adds its key before
  * SubBytes and ShiftRows (so a zero key there) and AESMC is MixColumns;
@@ -29,6 +31,7 @@
 #endif
 #include "engine.h"
 #include "aegis.h"
+#include "aegis_wide.h"
 #include "stack_wipe.h"
 
 #define AK_V uint8x16_t
@@ -44,6 +47,47 @@
 #define AK_NAME(x) armv8_ce_aegis1_##x
 #include "aegis_kernel.h"
 
+/* The X variants: a row of D NEON registers (aegis_wide.h). */
+ENGINE_INLINE uint8x16_t ce_load(const uint8_t *p)
+{
+    return vld1q_u8(p);
+}
+
+ENGINE_INLINE void ce_store(uint8_t *p, uint8x16_t v)
+{
+    vst1q_u8(p, v);
+}
+
+ENGINE_INLINE uint8x16_t ce_enc(uint8x16_t x, uint8x16_t k)
+{
+    return veorq_u8(vaesmcq_u8(vaeseq_u8(x, vdupq_n_u8(0))), k);
+}
+
+AEGIS_WIDE(cex2, 2, uint8x16_t, ce_load, ce_store, veorq_u8, vandq_u8, ce_enc)
+AEGIS_WIDE(cex4, 4, uint8x16_t, ce_load, ce_store, veorq_u8, vandq_u8, ce_enc)
+
+#define AK_V cex2
+#define AK_D 2
+#define AK_LOAD(p) cex2_load(p)
+#define AK_STORE(p, v) cex2_store((p), (v))
+#define AK_XOR cex2_xor
+#define AK_AND cex2_and
+#define AK_ENC cex2_enc
+#define AK_BCAST(p) cex2_bcast(p)
+#define AK_NAME(x) armv8_ce_aegis2_##x
+#include "aegis_kernel.h"
+
+#define AK_V cex4
+#define AK_D 4
+#define AK_LOAD(p) cex4_load(p)
+#define AK_STORE(p, v) cex4_store((p), (v))
+#define AK_XOR cex4_xor
+#define AK_AND cex4_and
+#define AK_ENC cex4_enc
+#define AK_BCAST(p) cex4_bcast(p)
+#define AK_NAME(x) armv8_ce_aegis4_##x
+#include "aegis_kernel.h"
+
 int aesir_armv8_ce_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
                          const uint8_t *aad, size_t aad_len, uint8_t *out,
                          const uint8_t *in, size_t len, uint8_t *tag,
@@ -53,15 +97,24 @@ int aesir_armv8_ce_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
                          const uint8_t *in, size_t len, uint8_t *tag,
                          size_t tag_len, int decrypt)
 {
-    if (variant == AESIR_AEGIS_128L)
-        armv8_ce_aegis1_l(key, nonce, aad, aad_len, out, in, len, tag, tag_len,
-                          decrypt);
-    else if (variant == AESIR_AEGIS_256)
-        armv8_ce_aegis1_b(key, nonce, aad, aad_len, out, in, len, tag, tag_len,
-                          decrypt);
-    else
+    size_t wipe;
+#define CE_CASE(v, fn, bytes)                                                  \
+    case v:                                                                    \
+        fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
+        wipe = (bytes);                                                        \
+        break;
+    switch (variant) {
+        CE_CASE(AESIR_AEGIS_128L, armv8_ce_aegis1_l, 448)
+        CE_CASE(AESIR_AEGIS_256, armv8_ce_aegis1_b, 448)
+        CE_CASE(AESIR_AEGIS_128X2, armv8_ce_aegis2_l, 1024)
+        CE_CASE(AESIR_AEGIS_256X2, armv8_ce_aegis2_b, 1024)
+        CE_CASE(AESIR_AEGIS_128X4, armv8_ce_aegis4_l, 2048)
+        CE_CASE(AESIR_AEGIS_256X4, armv8_ce_aegis4_b, 2048)
+    default:
         return -1;
-    aesir_wipe_stack(448);
+    }
+#undef CE_CASE
+    aesir_wipe_stack(wipe);
     return 0;
 }
 

@@ -88,6 +88,8 @@
 #define BS_STACK 2176
 #include "bs_x86.h"
 
+void aesir_bs_avx2_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine = {
     .name = "bs-avx2",
     .description = "bitsliced, fixsliced, ct64 on 4 x 64-bit AVX2 lanes, "
@@ -101,6 +103,7 @@ static const struct aesir_engine engine = {
     .decrypt = bs_avx2_decrypt,
     .ctr = bs_avx2_ctr,
     .cbc_dec = bs_avx2_cbc_dec,
+    .aes_round = aesir_bs_avx2_aes_round, /* bs_avx2_aegis.c */
 };
 
 const struct aesir_engine *aesir_engine_bs_avx2(void)

@@ -41,6 +41,8 @@
 #define BS_STACK 1728
 #include "bs_x86.h"
 
+void aesir_bs_avx512_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine = {
     .name = "bs-avx512",
     .description = "bitsliced, fixsliced, ct64 on 4 x 64-bit lanes with "
@@ -54,6 +56,7 @@ static const struct aesir_engine engine = {
     .decrypt = bs_avx512_decrypt,
     .ctr = bs_avx512_ctr,
     .cbc_dec = bs_avx512_cbc_dec,
+    .aes_round = aesir_bs_avx512_aes_round, /* bs_avx512_aegis.c */
 };
 
 const struct aesir_engine *aesir_engine_bs_avx512(void)

@@ -846,6 +846,8 @@ STACK_WIPED_CHAIN(gfni_z_cbc_dec, gfni_z_cbc_dec_body, GF_CBC_DEC_STACK)
 STACK_WIPED_CHAIN(gfni_cbc_enc_avx2, gfni_cbc_enc_avx2_body, GF_SERIAL_STACK)
 STACK_WIPED_CHAIN(gfni_cbc_enc_vl, gfni_cbc_enc_vl_body, GF_SERIAL_STACK)
 
+void aesir_gfni_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+
 static const struct aesir_engine engine_avx2 = {
     .name = "gfni",
     .description = GF_DESCRIPTION "AVX2, 2 blocks per ymm, 16 interleaved",
@@ -858,6 +860,7 @@ static const struct aesir_engine engine_avx2 = {
     .ctr = gfni_y_ctr,
     .cbc_enc = gfni_cbc_enc_avx2,
     .cbc_dec = gfni_y_cbc_dec,
+    .aes_round = aesir_gfni_aes_round, /* gfni_aegis.c */
 };
 
 static const struct aesir_engine engine_avx512 = {
@@ -872,6 +875,7 @@ static const struct aesir_engine engine_avx512 = {
     .ctr = gfni_z_ctr,
     .cbc_enc = gfni_cbc_enc_vl,
     .cbc_dec = gfni_z_cbc_dec,
+    .aes_round = aesir_gfni_aes_round,
 };
 
 /* GFNI with VEX encoding needs AVX; AVX2 for the ymm integer ops. SSSE3

@@ -86,6 +86,7 @@
 #include "gcm_kernels.h" /* fused GCM: pwr8_gcm.c */
 #include "ccm_kernels.h" /* fused CCM: pwr8_ccm.c */
 #include "ocb_kernels.h" /* OCB3: pwr8_ocb.c */
+#include "xts_kernels.h" /* XTS: pwr8_xts.c */
 
 /*
  * With gcc 8 or later the engine is compiled for POWER8 whatever the
@@ -663,6 +664,13 @@ ENGINE_FN void pwr8_cfb_dec(const void *rk, unsigned nr, uint8_t iv[16],
 #pragma GCC pop_options
 #endif
 
+/* pwr8_aegis.c */
+void aesir_pwr8_aes_round(uint8_t *state, const uint8_t *rk, size_t n);
+int aesir_pwr8_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
+                     const uint8_t *aad, size_t aad_len, uint8_t *out,
+                     const uint8_t *in, size_t len, uint8_t *tag,
+                     size_t tag_len, int decrypt);
+
 static const struct aesir_engine engine = {
     .name = "pwr8",
     .description = "POWER8 vcipher/vncipher (ISA 2.07), 8 blocks in flight",
@@ -691,6 +699,12 @@ static const struct aesir_engine engine = {
     .ocb_enc = aesir_pwr8_ocb_enc,
     .ocb_dec = aesir_pwr8_ocb_dec,
 #endif
+#ifdef AESIR_PWR8_XTS
+    .xts_enc = aesir_pwr8_xts_enc,
+    .xts_dec = aesir_pwr8_xts_dec,
+#endif
+    .aes_round = aesir_pwr8_aes_round,
+    .aegis = aesir_pwr8_aegis,
 };
 
 const struct aesir_engine *aesir_engine_pwr8(void)

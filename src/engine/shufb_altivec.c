@@ -299,6 +299,29 @@ shufb_altivec_setkey_body(void *rk, const uint8_t *key, size_t key_len)
     aesir_wipe(t, sizeof(t));
 }
 
+/* AEGIS's round (internal.h, aes_round): a middle round of enc_blocks
+ * on each state with its own key, AESRound of draft-irtf-cfrg-aegis-aead
+ * section 2 (the S-box in the registers, ShiftRows folded into the
+ * MixColumns permutes); the box is loaded once per call. */
+STACK_WIPE_BODY static void
+shufb_altivec_aes_round_body(uint8_t *state, const uint8_t *rk, size_t n)
+{
+    const vec sr = (vec)SHIFT_ROWS;
+    const vec p1 = vec_perm(sr, sr, (vec)ROT(1));
+    const vec p2 = vec_perm(sr, sr, (vec)ROT(2));
+    const vec p3 = vec_perm(sr, sr, (vec)ROT(3));
+    vec box[16];
+
+    load_box(box, aesir_sbox);
+    for (size_t i = 0; i < n; i++) {
+        const vec t = lookup(box, load(state + 16 * i));
+        store(state + 16 * i,
+              vec_xor(mix(vec_perm(t, t, sr), vec_perm(t, t, p1),
+                          vec_perm(t, t, p2), vec_perm(t, t, p3)),
+                      load(rk + 16 * i)));
+    }
+}
+
 /* The entry points wipe the stack their body used (stack_wipe.h): the
  * spilled S-box is public, but spilled states and round keys are not.
  * The bodies' frames are 752 bytes at most (setkey; gcc 12 -O3
@@ -314,6 +337,12 @@ STACK_WIPED_BLOCKS(shufb_altivec_encrypt, shufb_altivec_encrypt_body,
 STACK_WIPED_BLOCKS(shufb_altivec_decrypt, shufb_altivec_decrypt_body,
                    SHUFB_STACK)
 
+static void shufb_altivec_aes_round(uint8_t *state, const uint8_t *rk, size_t n)
+{
+    shufb_altivec_aes_round_body(state, rk, n);
+    aesir_wipe_stack(SHUFB_STACK);
+}
+
 static const struct aesir_engine engine = {
     .name = "shufb-altivec",
     .description = "Cell SPU-style AES: 256-byte S-box in 16 AltiVec "
@@ -325,6 +354,7 @@ static const struct aesir_engine engine = {
     .setkey_dec = shufb_altivec_setkey,
     .encrypt = shufb_altivec_encrypt,
     .decrypt = shufb_altivec_decrypt,
+    .aes_round = shufb_altivec_aes_round,
 };
 
 const struct aesir_engine *aesir_engine_shufb_altivec(void)

@@ -98,6 +98,16 @@ ENGINE_INLINE vec v_counter(uint64_t hi, uint64_t lo)
 
 #include "vperm_core.h"
 
+/* AEGIS's round (internal.h, aes_round): vperm_round.h on this ISA
+ * layer, so the generic AEGIS runs on this engine's S-box, not ct64's. */
+#include "vperm_round.h"
+
+static void vperm_wasm_aes_round(uint8_t *state, const uint8_t *rk, size_t n)
+{
+    vperm_wasm_aes_round_body(state, rk, n);
+    aesir_wipe_stack(512); /* vperm_ssse3_aegis.c's bound */
+}
+
 static const struct aesir_engine engine = {
     .name = "vperm-wasm",
     .description = "vector-permute AES (Hamburg), GF((2^4)^2) S-box by "
@@ -111,6 +121,7 @@ static const struct aesir_engine engine = {
     .ctr = vperm_wasm_ctr,
     .cbc_enc = vperm_wasm_cbc_enc,
     .cbc_dec = vperm_wasm_cbc_dec,
+    .aes_round = vperm_wasm_aes_round,
 };
 
 const struct aesir_engine *aesir_engine_vperm_wasm(void)

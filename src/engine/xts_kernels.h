@@ -3,6 +3,7 @@
  * non-x86 AES-instruction engines, in files beside their engines:
  *
  *   armv8_ce_xts.c  armv8-ce (AArch64 AESE/AESD, 8 blocks in flight)
+ *   pwr8_xts.c      pwr8 (POWER8 vcipher/vncipher, 8 blocks in flight)
  *
  * AESIR_ARMV8_CE_XTS says whether the build has it: little-endian AArch64
  * with the AES intrinsics usable per function (the conditions of
@@ -22,6 +23,19 @@ void aesir_armv8_ce_xts_enc(const void *rk, unsigned nr, uint8_t tweak[16],
                             uint8_t *out, const uint8_t *in, size_t nblocks);
 void aesir_armv8_ce_xts_dec(const void *rk, unsigned nr, uint8_t tweak[16],
                             uint8_t *out, const uint8_t *in, size_t nblocks);
+#endif
+
+/* AESIR_PWR8_XTS: where pwr8.c builds its engine (gcc 8 or later, or
+ * clang compiling for POWER8; ocb_kernels.h's condition). */
+#if defined(__powerpc64__) &&                                                  \
+    ((defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8) ||            \
+     (defined(__clang__) && defined(__CRYPTO__) &&                             \
+      defined(__POWER8_VECTOR__)))
+#define AESIR_PWR8_XTS 1
+void aesir_pwr8_xts_enc(const void *rk, unsigned nr, uint8_t tweak[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks);
+void aesir_pwr8_xts_dec(const void *rk, unsigned nr, uint8_t tweak[16],
+                        uint8_t *out, const uint8_t *in, size_t nblocks);
 #endif
 
 #endif /* AESIR_XTS_KERNELS_H */
