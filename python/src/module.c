@@ -91,7 +91,19 @@ int aesirpy_buf(PyObject *o, Py_buffer *b, int writable, int none_ok)
                         "a bytes-like object is required, not 'str'");
         return -1;
     }
-    return PyObject_GetBuffer(o, b, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE);
+    if (PyObject_GetBuffer(o, b, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) == 0)
+        return 0;
+    /* Read-only where a writable buffer is needed, or not contiguous:
+     * the wrong kind of object, so TypeError like any other. */
+    if (PyErr_ExceptionMatches(PyExc_BufferError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError,
+                        writable ? "a writable, contiguous bytes-like object "
+                                   "is required"
+                                 : "a contiguous bytes-like object is "
+                                   "required");
+    }
+    return -1;
 }
 
 void aesirpy_release(Py_buffer *b)

@@ -1,0 +1,94 @@
+"""The GIL is released during long calls, checked without timing
+thresholds that depend on how many cores are free: while one thread runs
+a long encryption, the main thread keeps counting; the longest pause the
+main thread sees must be well below the call's length. With the GIL held
+(threshold raised past the message size) the same check must fail, which
+shows it can. Also: one key object shared by threads gives correct
+results (the C library's keys are read-only once set up)."""
+
+import os
+import threading
+import time
+
+import pytest
+
+import aesir
+from aesir import _aesir
+
+
+def longest_pause(call):
+    """Runs call() in a thread; returns (call duration, longest gap
+    between two iterations of this thread's loop while call ran)."""
+    box = {}
+
+    def worker():
+        box["t0"] = time.perf_counter()
+        call()
+        box["t1"] = time.perf_counter()
+
+    stamps = []
+    t = threading.Thread(target=worker)
+    t.start()
+    while t.is_alive():
+        stamps.append(time.perf_counter())
+    t.join()
+    t0, t1 = box["t0"], box["t1"]
+    inside = [s for s in stamps if t0 <= s <= t1]
+    edges = [t0] + inside + [t1]
+    gap = max(b - a for a, b in zip(edges, edges[1:]))
+    return t1 - t0, gap
+
+
+def slow_call():
+    # The byte-wise reference engine: a long call from a few MiB.
+    g = aesir.AESGCM(os.urandom(16), engine="ref", ghash_engine="ghash-ref")
+    n, m = os.urandom(12), bytes(4 << 20)
+    g.encrypt(n, m, None)  # warm up (first use, page faults)
+    return lambda: g.encrypt(n, m, None)
+
+
+def ghash_ref_available():
+    return any(e.name == "ghash-ref" and e.available for e in aesir.ghash_engines())
+
+
+@pytest.mark.skipif(not ghash_ref_available(), reason="no ghash-ref engine")
+def test_gil_released_during_long_calls():
+    call = slow_call()
+    results = []
+    for _ in range(3):  # a busy machine may stall us by itself: retry
+        dur, gap = longest_pause(call)
+        results.append((dur, gap))
+        if dur >= 0.05 and gap < dur / 2:
+            return
+    pytest.fail(f"main thread stalled during the call: (call s, pause s) {results}")
+
+
+@pytest.mark.skipif(not ghash_ref_available(), reason="no ghash-ref engine")
+def test_check_fails_with_gil_held():
+    call = slow_call()
+    old = _aesir._set_gil_threshold(1 << 40)
+    try:
+        dur, gap = longest_pause(call)
+    finally:
+        _aesir._set_gil_threshold(old)
+    assert dur >= 0.05 and gap >= 0.8 * dur, (dur, gap)
+
+
+def test_shared_key_many_threads():
+    k = os.urandom(32)
+    g = aesir.AESGCM(k)
+    msgs = [(os.urandom(12), os.urandom(20000 + i)) for i in range(8)]
+    want = [g.encrypt(n, m, None) for n, m in msgs]
+    got = [None] * len(msgs)
+
+    def work(i):
+        for _ in range(20):
+            got[i] = g.encrypt(*msgs[i], None)
+            assert g.decrypt(msgs[i][0], got[i], None) == msgs[i][1]
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(len(msgs))]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert got == want
