@@ -67,6 +67,37 @@ typedef PyObject *(*aesirpy_fastkw)(PyObject *, PyObject *const *, Py_ssize_t,
                                     PyObject *);
 #define AESIRPY_METH(f) ((PyCFunction)(void (*)(void))(aesirpy_fastkw)(f))
 
+/*
+ * The one-shot AEADs behind aesir.AESGCM and its siblings (aead_kinds.c):
+ * every mode's key setup, seal and open under one signature.
+ */
+typedef int (*init_fn)(void *key, const uint8_t *k, size_t kl, const char *eng,
+                       const char *ghash, int variant);
+/* For AES-SIV, aad is an aesir_siv_ad array and aad_len its count. */
+typedef int (*crypt_fn)(const void *key, const uint8_t *n, size_t nl,
+                        const uint8_t *a, size_t al, uint8_t *out, size_t cap,
+                        size_t *ol, const uint8_t *in, size_t inl, size_t tag);
+
+struct aesirpy_kind {
+    size_t key_size; /* sizeof the C key struct */
+    init_fn init;
+    void (*clear)(void *key);
+    crypt_fn seal, open;
+};
+
+/* Kind numbers, as aesir/_aead.py passes them. */
+enum {
+    KIND_GCM = 1,
+    KIND_CCM,
+    KIND_OCB,
+    KIND_GCMSIV,
+    KIND_SIV,
+    KIND_XAES,
+    KIND_AEGIS
+};
+/* The kind numbered kindno, or NULL. */
+const struct aesirpy_kind *aesirpy_kind(int kindno);
+
 /* The C key of an AEAD object of kind kindno (aead.c), or NULL with
  * TypeError raised. */
 void *aesirpy_aead_key(PyObject *o, int kindno);

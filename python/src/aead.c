@@ -15,199 +15,10 @@
 #include "_aesir.h"
 
 #include <string.h>
-
-typedef int (*init_fn)(void *key, const uint8_t *k, size_t kl,
-                       const char *eng, const char *ghash, int variant);
-/* For AES-SIV, aad is an aesir_siv_ad array and aad_len its count. */
-typedef int (*crypt_fn)(const void *key, const uint8_t *n, size_t nl,
-                        const uint8_t *a, size_t al, uint8_t *out, size_t cap,
-                        size_t *ol, const uint8_t *in, size_t inl, size_t tag);
-
-struct kind {
-    size_t key_size; /* sizeof the C key struct */
-    init_fn init;
-    void (*clear)(void *key);
-    crypt_fn seal, open;
-};
-
-/* ---- adapters ---- */
-
-static int gcm_init(void *k, const uint8_t *b, size_t n, const char *e,
-                    const char *g, int v)
-{
-    (void)v;
-    return aesir_gcm_init_ex(k, b, n, e, g, 0);
-}
-static int gcm_seal(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_gcm_seal(k, n, nl, a, al, o, c, ol, i, il);
-}
-static int gcm_open(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_gcm_open(k, n, nl, a, al, o, c, ol, i, il);
-}
-
-static int ccm_init(void *k, const uint8_t *b, size_t n, const char *e,
-                    const char *g, int v)
-{
-    (void)g, (void)v;
-    return aesir_ccm_init_ex(k, b, n, e);
-}
-
-static int ocb_init(void *k, const uint8_t *b, size_t n, const char *e,
-                    const char *g, int v)
-{
-    (void)g, (void)v;
-    return aesir_ocb_init_ex(k, b, n, e);
-}
-static int ocb_seal(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_ocb_seal(k, n, nl, a, al, o, c, ol, i, il);
-}
-static int ocb_open(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_ocb_open(k, n, nl, a, al, o, c, ol, i, il);
-}
-
-/* GCM-SIV's and XAES's nonces have one length, which the C API takes
- * as a fixed-size array: the length is checked here. */
-static int gcmsiv_init(void *k, const uint8_t *b, size_t n, const char *e,
-                       const char *g, int v)
-{
-    (void)v;
-    return aesir_gcm_siv_init_ex(k, b, n, e, g,
-                                 n == 24 ? AESIR_GCM_SIV_AES192 : 0u);
-}
-static int gcmsiv_seal(const void *k, const uint8_t *n, size_t nl,
-                       const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                       size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    if (nl != AESIR_GCM_SIV_NONCE_BYTES)
-        return AESIR_E_IV_LENGTH;
-    return aesir_gcm_siv_seal(k, n, a, al, o, c, ol, i, il);
-}
-static int gcmsiv_open(const void *k, const uint8_t *n, size_t nl,
-                       const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                       size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    if (nl != AESIR_GCM_SIV_NONCE_BYTES)
-        return AESIR_E_IV_LENGTH;
-    return aesir_gcm_siv_open(k, n, a, al, o, c, ol, i, il);
-}
-
-static int xaes_init(void *k, const uint8_t *b, size_t n, const char *e,
-                     const char *g, int v)
-{
-    (void)v;
-    if (n != AESIR_XAES_KEY_LEN)
-        return AESIR_E_KEY_LENGTH;
-    return aesir_xaes_init_ex(k, b, e, g);
-}
-static int xaes_seal(const void *k, const uint8_t *n, size_t nl,
-                     const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                     size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    if (nl != AESIR_XAES_NONCE_BYTES)
-        return AESIR_E_IV_LENGTH;
-    return aesir_xaes_seal(k, n, a, al, o, c, ol, i, il);
-}
-static int xaes_open(const void *k, const uint8_t *n, size_t nl,
-                     const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                     size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    if (nl != AESIR_XAES_NONCE_BYTES)
-        return AESIR_E_IV_LENGTH;
-    return aesir_xaes_open(k, n, a, al, o, c, ol, i, il);
-}
-
-static int siv_init(void *k, const uint8_t *b, size_t n, const char *e,
-                    const char *g, int v)
-{
-    (void)g, (void)v;
-    return aesir_siv_init_ex(k, b, n, e);
-}
-static int siv_seal(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_siv_seal(k, (const aesir_siv_ad *)(const void *)a, al, n, nl,
-                          o, c, ol, i, il);
-}
-static int siv_open(const void *k, const uint8_t *n, size_t nl,
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)
-{
-    (void)t;
-    return aesir_siv_open(k, (const aesir_siv_ad *)(const void *)a, al, n, nl,
-                          o, c, ol, i, il);
-}
-
-static int aegis_init(void *k, const uint8_t *b, size_t n, const char *e,
-                      const char *g, int v)
-{
-    (void)g;
-    return aesir_aegis_init_ex(k, v, b, n, e);
-}
-
-/* Modes whose C functions already have the kind's shape, but typed
- * keys: a call through a cast function pointer would be undefined. */
-#define TAGGED(name, f)                                                        \
-    static int name(const void *k, const uint8_t *n, size_t nl,               \
-                    const uint8_t *a, size_t al, uint8_t *o, size_t c,         \
-                    size_t *ol, const uint8_t *i, size_t il, size_t t)         \
-    {                                                                          \
-        return f(k, n, nl, a, al, o, c, ol, i, il, t);                         \
-    }
-TAGGED(ccm_seal, aesir_ccm_seal)
-TAGGED(ccm_open, aesir_ccm_open)
-TAGGED(aegis_seal, aesir_aegis_seal)
-TAGGED(aegis_open, aesir_aegis_open)
-
-#define CLEARFN(name, type, f)                                                 \
-    static void name(void *k) { f((type *)k); }
-CLEARFN(gcm_clear, aesir_gcm_key, aesir_gcm_clear)
-CLEARFN(ccm_clear, aesir_ccm_key, aesir_ccm_clear)
-CLEARFN(ocb_clear, aesir_ocb_key, aesir_ocb_clear)
-CLEARFN(gcmsiv_clear, aesir_gcm_siv_key, aesir_gcm_siv_clear)
-CLEARFN(siv_clear, aesir_siv_key, aesir_siv_clear)
-CLEARFN(xaes_clear, aesir_xaes_key, aesir_xaes_clear)
-CLEARFN(aegis_clear, aesir_aegis_key, aesir_aegis_clear)
-
-/* Indexed by the kind numbers aesir/_aead.py passes (1..7). */
-static const struct kind kinds[] = {
-    {0, NULL, NULL, NULL, NULL},
-    {sizeof(aesir_gcm_key), gcm_init, gcm_clear, gcm_seal, gcm_open},
-    {sizeof(aesir_ccm_key), ccm_init, ccm_clear, ccm_seal, ccm_open},
-    {sizeof(aesir_ocb_key), ocb_init, ocb_clear, ocb_seal, ocb_open},
-    {sizeof(aesir_gcm_siv_key), gcmsiv_init, gcmsiv_clear, gcmsiv_seal,
-     gcmsiv_open},
-    {sizeof(aesir_siv_key), siv_init, siv_clear, siv_seal, siv_open},
-    {sizeof(aesir_xaes_key), xaes_init, xaes_clear, xaes_seal, xaes_open},
-    {sizeof(aesir_aegis_key), aegis_init, aegis_clear, aegis_seal,
-     aegis_open},
-};
-#define KIND_SIV 5
-#define NKINDS ((int)(sizeof kinds / sizeof kinds[0]))
+#include <time.h>
 
 typedef struct {
-    PyObject_HEAD const struct kind *kind;
+    PyObject_HEAD const struct aesirpy_kind *kind;
     void *key;
     size_t tag;
     int kindno;
@@ -234,13 +45,13 @@ static int aead_init(PyObject *self, PyObject *args, PyObject *kw)
                           &variant))
         return -1;
     int rc = -1;
-    if (kindno < 1 || kindno >= NKINDS || tag < 0) {
+    if (aesirpy_kind(kindno) == NULL || tag < 0) {
         PyErr_SetString(PyExc_ValueError, "bad AEAD kind or tag length");
         goto out;
     }
     if (aesirpy_engine_arg(eo, &e) < 0 || aesirpy_engine_arg(go, &g) < 0)
         goto out;
-    a->kind = &kinds[kindno];
+    a->kind = aesirpy_kind(kindno);
     a->kindno = kindno;
     a->tag = (size_t)tag;
     a->key = aesirpy_alloc(a->kind->key_size);
@@ -272,8 +83,7 @@ static void aead_dealloc(PyObject *self)
 }
 
 /* AES-SIV's associated data: a sequence of bytes-like objects. */
-static int siv_ads(PyObject *o, Py_buffer *bufs, aesir_siv_ad *ads,
-                   size_t *n)
+static int siv_ads(PyObject *o, Py_buffer *bufs, aesir_siv_ad *ads, size_t *n)
 {
     *n = 0;
     if (o == NULL || o == Py_None)
@@ -307,7 +117,7 @@ static int siv_ads(PyObject *o, Py_buffer *bufs, aesir_siv_ad *ads,
 /* The work of encrypt, decrypt, encrypt_into and decrypt_into: bytes, or
  * (into) the count of bytes written to out_o. */
 static PyObject *aead_crypt(Aead *a, PyObject *no, PyObject *dob, PyObject *ao,
-                       PyObject *out_o, int enc)
+                            PyObject *out_o, int enc)
 {
     Py_buffer nb, db, ab, ob = {0};
     Py_buffer sivbufs[AESIR_SIV_MAX_AD];
@@ -366,8 +176,8 @@ static PyObject *aead_crypt(Aead *a, PyObject *no, PyObject *dob, PyObject *ao,
     const uint8_t *np = nb.obj ? (nb.buf ? nb.buf : (const uint8_t *)"") : NULL;
     crypt_fn f = enc ? a->kind->seal : a->kind->open;
     int rc;
-    AESIRPY_NOGIL(in, rc = f(a->key, np, (size_t)nb.len, ap, al, out, need,
-                             &ol, db.buf, in, a->tag));
+    AESIRPY_NOGIL(in, rc = f(a->key, np, (size_t)nb.len, ap, al, out, need, &ol,
+                             db.buf, in, a->tag));
     if (rc != AESIR_OK) {
         aesirpy_error(rc);
         Py_CLEAR(bytes);
@@ -441,19 +251,67 @@ static PyObject *get_engine(PyObject *self, void *closure)
     if (a->key == NULL)
         Py_RETURN_NONE;
     switch (a->kindno) {
-    case 1: (void)aesir_gcm_engines(a->key, &e, &g); break;
-    case 2: e = aesir_ccm_engine(a->key); break;
-    case 3: e = aesir_ocb_engine(a->key); break;
-    case 4: (void)aesir_gcm_siv_engines(a->key, &e, &g); break;
-    case 7: (void)aesir_aegis_engine(a->key, &e, &g); break;
-    default: break; /* SIV and XAES do not say */
+    case KIND_GCM:
+        (void)aesir_gcm_engines(a->key, &e, &g);
+        break;
+    case KIND_CCM:
+        e = aesir_ccm_engine(a->key);
+        break;
+    case KIND_OCB:
+        e = aesir_ocb_engine(a->key);
+        break;
+    case KIND_GCMSIV:
+        (void)aesir_gcm_siv_engines(a->key, &e, &g);
+        break;
+    case KIND_AEGIS:
+        (void)aesir_aegis_engine(a->key, &e, &g);
+        break;
+    default:
+        break; /* SIV and XAES do not say */
     }
     if (e == NULL)
         Py_RETURN_NONE;
     return g ? Py_BuildValue("(ss)", e, g) : PyUnicode_FromString(e);
 }
 
+/*
+ * _c_loop(nonce, data, buf, iters, decrypt) -> seconds: seals (or opens)
+ * data into buf iters times in a C loop, GIL released, timed with
+ * CLOCK_MONOTONIC: the C library's own speed on this key, with no
+ * Python in the loop, for aesir.bench's "within 10 % of C" figure.
+ */
+static PyObject *c_loop(PyObject *self, PyObject *args)
+{
+    Aead *a = (Aead *)self;
+    Py_buffer nb, db, ob;
+    Py_ssize_t iters;
+    int dec, rc = AESIR_OK;
+    struct timespec t0, t1;
+    size_t ol;
+    if (a->key == NULL || a->kindno == KIND_SIV) {
+        PyErr_SetString(PyExc_ValueError, "not for this key");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "y*y*w*np", &nb, &db, &ob, &iters, &dec))
+        return NULL;
+    crypt_fn f = dec ? a->kind->open : a->kind->seal;
+    Py_BEGIN_ALLOW_THREADS clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (Py_ssize_t i = 0; i < iters && rc == AESIR_OK; i++)
+        rc = f(a->key, nb.buf, (size_t)nb.len, NULL, 0, ob.buf, (size_t)ob.len,
+               &ol, db.buf, (size_t)db.len, a->tag);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    Py_END_ALLOW_THREADS PyBuffer_Release(&nb);
+    PyBuffer_Release(&db);
+    PyBuffer_Release(&ob);
+    if (rc != AESIR_OK)
+        return aesirpy_error(rc), NULL;
+    return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) +
+                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+}
+
 static PyMethodDef methods[] = {
+    {"_c_loop", c_loop, METH_VARARGS,
+     "_c_loop(nonce, data, buf, iters, decrypt) -> seconds (benchmark)"},
     {"encrypt", AESIRPY_METH(encrypt), METH_FASTCALL | METH_KEYWORDS,
      "encrypt(nonce, data, associated_data=None) -> ciphertext || tag"},
     {"decrypt", AESIRPY_METH(decrypt), METH_FASTCALL | METH_KEYWORDS,
@@ -470,12 +328,10 @@ static PyGetSetDef getset[] = {
      "the engine name, or (AES engine, GHASH engine / AEGIS path)", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot slots[] = {{Py_tp_init, aead_init},
-                              {Py_tp_new, PyType_GenericNew},
-                              {Py_tp_dealloc, aead_dealloc},
-                              {Py_tp_methods, methods},
-                              {Py_tp_getset, getset},
-                              {0, NULL}};
+static PyType_Slot slots[] = {
+    {Py_tp_init, aead_init},       {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, aead_dealloc}, {Py_tp_methods, methods},
+    {Py_tp_getset, getset},        {0, NULL}};
 
 static PyType_Spec spec = {"aesir._aesir.AEAD", sizeof(Aead), 0,
                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots};
@@ -487,8 +343,8 @@ int aesirpy_add_aead(PyObject *m)
 
 void *aesirpy_aead_key(PyObject *o, int kindno)
 {
-    PyObject *t = PyObject_GetAttrString(PyImport_AddModule("aesir._aesir"),
-                                         "AEAD");
+    PyObject *t =
+        PyObject_GetAttrString(PyImport_AddModule("aesir._aesir"), "AEAD");
     int ok = t != NULL && PyObject_IsInstance(o, t) == 1;
     Py_XDECREF(t);
     if (!ok || ((Aead *)o)->kindno != kindno || ((Aead *)o)->key == NULL) {

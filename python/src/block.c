@@ -46,8 +46,7 @@ static int block_init(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "BlockCipher: bad call");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "y*ipOIO", &k, &mode, &dec, &ivo, &option,
-                          &eo))
+    if (!PyArg_ParseTuple(args, "y*ipOIO", &k, &mode, &dec, &ivo, &option, &eo))
         return -1;
     int rc = -1, err;
     if (aesirpy_engine_arg(eo, &e) < 0 || aesirpy_buf(ivo, &iv, 0, 1) < 0)
@@ -167,10 +166,10 @@ static PyObject *finalize(PyObject *self, PyObject *unused)
         return NULL;
     int rc = aesir_cipher_final(b->ctx, last, sizeof last, &ol);
     b->done = 1;
-    PyObject *res = rc == AESIR_OK
-                        ? PyBytes_FromStringAndSize((const char *)last,
-                                                    (Py_ssize_t)ol)
-                        : (aesirpy_error(rc), NULL);
+    PyObject *res =
+        rc == AESIR_OK
+            ? PyBytes_FromStringAndSize((const char *)last, (Py_ssize_t)ol)
+            : (aesirpy_error(rc), NULL);
     memset(last, 0, sizeof last);
     return res;
 }
@@ -196,12 +195,10 @@ static PyGetSetDef getset[] = {
     {"engine", get_engine, NULL, "the AES engine's name", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot slots[] = {{Py_tp_init, block_init},
-                              {Py_tp_new, PyType_GenericNew},
-                              {Py_tp_dealloc, block_dealloc},
-                              {Py_tp_methods, methods},
-                              {Py_tp_getset, getset},
-                              {0, NULL}};
+static PyType_Slot slots[] = {
+    {Py_tp_init, block_init},       {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, block_dealloc}, {Py_tp_methods, methods},
+    {Py_tp_getset, getset},         {0, NULL}};
 
 static PyType_Spec spec = {"aesir._aesir.BlockCipher", sizeof(Block), 0,
                            Py_TPFLAGS_DEFAULT, slots};

@@ -162,9 +162,9 @@ static PyObject *verify_tag(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*y*", &b, &t))
         return NULL;
     int rc;
-    AESIRPY_NOGIL(b.len, rc = aesir_cmac_tag_verify(c->key, b.buf,
-                                                    (size_t)b.len, t.buf,
-                                                    (size_t)t.len));
+    AESIRPY_NOGIL(b.len,
+                  rc = aesir_cmac_tag_verify(c->key, b.buf, (size_t)b.len,
+                                             t.buf, (size_t)t.len));
     PyBuffer_Release(&b);
     PyBuffer_Release(&t);
     if (rc != AESIR_OK)
@@ -196,15 +196,13 @@ static PyGetSetDef getset[] = {
     {"engine", get_engine, NULL, "the AES engine's name", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot slots[] = {{Py_tp_init, cmac_init},
-                              {Py_tp_new, PyType_GenericNew},
-                              {Py_tp_dealloc, cmac_dealloc},
-                              {Py_tp_methods, methods},
-                              {Py_tp_getset, getset},
-                              {0, NULL}};
+static PyType_Slot slots[] = {
+    {Py_tp_init, cmac_init},       {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, cmac_dealloc}, {Py_tp_methods, methods},
+    {Py_tp_getset, getset},        {0, NULL}};
 
-static PyType_Spec spec = {"aesir.CMAC", sizeof(Cmac), 0,
-                           Py_TPFLAGS_DEFAULT, slots};
+static PyType_Spec spec = {"aesir.CMAC", sizeof(Cmac), 0, Py_TPFLAGS_DEFAULT,
+                           slots};
 
 int aesirpy_add_cmac(PyObject *m)
 {

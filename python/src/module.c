@@ -117,8 +117,7 @@ int aesirpy_args(const char *fn, PyObject *const *args, Py_ssize_t nargs,
                  PyObject **out)
 {
     if (nargs > n) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments", fn,
-                     n);
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments", fn, n);
         return -1;
     }
     for (int i = 0; i < n; i++)
@@ -130,8 +129,8 @@ int aesirpy_args(const char *fn, PyObject *const *args, Py_ssize_t nargs,
         while (i < n && PyUnicode_CompareWithASCIIString(kn, names[i]) != 0)
             i++;
         if (i == n || out[i] != NULL) {
-            PyErr_Format(PyExc_TypeError, "%s() got %s keyword argument %R",
-                         fn, i == n ? "an unexpected" : "a repeated", kn);
+            PyErr_Format(PyExc_TypeError, "%s() got %s keyword argument %R", fn,
+                         i == n ? "an unexpected" : "a repeated", kn);
             return -1;
         }
         out[i] = args[nargs + k];
@@ -173,7 +172,8 @@ static PyObject *list_engines(PyObject *self, PyObject *arg)
             ghash ? aesir_ghash_engine_name(i) : aesir_engine_name(i);
         const char *desc = ghash ? aesir_ghash_engine_description(i)
                                  : aesir_engine_description(i);
-        unsigned fl = ghash ? aesir_ghash_engine_flags(i) : aesir_engine_flags(i);
+        unsigned fl =
+            ghash ? aesir_ghash_engine_flags(i) : aesir_engine_flags(i);
         PyObject *t = Py_BuildValue("(ssI)", name, desc ? desc : "", fl);
         if (t == NULL || PyList_Append(list, t) < 0)
             Py_CLEAR(list);
@@ -217,16 +217,23 @@ static PyObject *set_gil_threshold(PyObject *self, PyObject *arg)
 }
 
 static PyMethodDef functions[] = {
-    {"engines", list_engines, METH_O, "engines(ghash) -> [(name, desc, flags)]"},
+    {"engines", list_engines, METH_O,
+     "engines(ghash) -> [(name, desc, flags)]"},
     {"default_engine", default_engine, METH_O, "default_engine(ghash) -> str"},
     {"selftest", selftest, METH_O, "selftest(engine): known-answer test"},
     {"_set_gil_threshold", set_gil_threshold, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {
-    PyModuleDef_HEAD_INIT, "_aesir",
-    "aesir's C library for Python (use the aesir package)", -1, functions,
-    NULL, NULL, NULL, NULL};
+    PyModuleDef_HEAD_INIT,
+    "_aesir",
+    "aesir's C library for Python (use the aesir package)",
+    -1,
+    functions,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
 
 PyMODINIT_FUNC PyInit__aesir(void)
 {

@@ -15,8 +15,6 @@
 
 #include <string.h>
 
-#define KIND_GCM 1
-
 typedef struct {
     PyObject_HEAD PyObject *keyobj;
     aesir_gcm *ctx;
@@ -117,12 +115,11 @@ static PyObject *do_update(Stream *s, PyObject *in_o, PyObject *out_o)
         out = (uint8_t *)PyBytes_AsString(bytes);
     }
     int rc;
-    AESIRPY_NOGIL(in.len, rc = s->decrypt ? aesir_gcm_decrypt_update_unverified(
-                                                s->ctx, out, in.buf,
-                                                (size_t)in.len)
-                                          : aesir_gcm_encrypt_update(
-                                                s->ctx, out, in.buf,
-                                                (size_t)in.len));
+    AESIRPY_NOGIL(in.len, rc = s->decrypt
+                                   ? aesir_gcm_decrypt_update_unverified(
+                                         s->ctx, out, in.buf, (size_t)in.len)
+                                   : aesir_gcm_encrypt_update(
+                                         s->ctx, out, in.buf, (size_t)in.len));
     if (rc != AESIR_OK) {
         s->done = 1; /* the C API wiped the context */
         aesirpy_error(rc);
@@ -220,12 +217,10 @@ static PyGetSetDef getset[] = {
     {"tag", get_tag, NULL, "the 16-byte tag, after finalize()", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot slots[] = {{Py_tp_init, stream_init},
-                              {Py_tp_new, PyType_GenericNew},
-                              {Py_tp_dealloc, stream_dealloc},
-                              {Py_tp_methods, methods},
-                              {Py_tp_getset, getset},
-                              {0, NULL}};
+static PyType_Slot slots[] = {
+    {Py_tp_init, stream_init},       {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, stream_dealloc}, {Py_tp_methods, methods},
+    {Py_tp_getset, getset},          {0, NULL}};
 
 static PyType_Spec spec = {"aesir._aesir.GCMStream", sizeof(Stream), 0,
                            Py_TPFLAGS_DEFAULT, slots};

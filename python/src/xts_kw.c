@@ -100,15 +100,14 @@ static PyObject *xts_crypt(Xts *x, PyObject *unit, Py_ssize_t sector_size,
                                       : aesir_xts_decrypt_sectors(
                                             x->key, sector, ss, o, i, n));
         else if (tw.obj != NULL)
-            AESIRPY_NOGIL(n, rc = enc ? aesir_xts_encrypt(x->key, tw.buf, o,
-                                                          i, n)
-                                      : aesir_xts_decrypt(x->key, tw.buf, o,
-                                                          i, n));
+            AESIRPY_NOGIL(
+                n, rc = enc ? aesir_xts_encrypt(x->key, tw.buf, o, i, n)
+                            : aesir_xts_decrypt(x->key, tw.buf, o, i, n));
         else
-            AESIRPY_NOGIL(n, rc = enc ? aesir_xts_encrypt_sector(
-                                            x->key, sector, o, i, n)
-                                      : aesir_xts_decrypt_sector(
-                                            x->key, sector, o, i, n));
+            AESIRPY_NOGIL(
+                n,
+                rc = enc ? aesir_xts_encrypt_sector(x->key, sector, o, i, n)
+                         : aesir_xts_decrypt_sector(x->key, sector, o, i, n));
         if (rc != AESIR_OK) {
             Py_CLEAR(out);
             aesirpy_error(rc);
@@ -183,15 +182,13 @@ static PyGetSetDef xts_getset[] = {
     {"engine", get_engine, NULL, "the AES engine's name", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot xts_slots[] = {{Py_tp_init, xts_init},
-                                  {Py_tp_new, PyType_GenericNew},
-                                  {Py_tp_dealloc, xts_dealloc},
-                                  {Py_tp_methods, xts_methods},
-                                  {Py_tp_getset, xts_getset},
-                                  {0, NULL}};
+static PyType_Slot xts_slots[] = {
+    {Py_tp_init, xts_init},       {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, xts_dealloc}, {Py_tp_methods, xts_methods},
+    {Py_tp_getset, xts_getset},   {0, NULL}};
 
-static PyType_Spec xts_spec = {"aesir.XTS", sizeof(Xts), 0,
-                               Py_TPFLAGS_DEFAULT, xts_slots};
+static PyType_Spec xts_spec = {"aesir.XTS", sizeof(Xts), 0, Py_TPFLAGS_DEFAULT,
+                               xts_slots};
 
 /* key_wrap(kek, data, unwrap, padded, engine) -> bytes */
 static PyObject *key_wrap(PyObject *self, PyObject *args)
@@ -216,8 +213,8 @@ static PyObject *key_wrap(PyObject *self, PyObject *args)
                                unwrap ? AESIR_DECRYPT : AESIR_ENCRYPT);
     if (rc == AESIR_OK) {
         if (unwrap)
-            rc = (padded ? aesir_kwp_unwrap : aesir_kw_unwrap)(
-                key, 0, buf, cap, &ol, in.buf, n);
+            rc = (padded ? aesir_kwp_unwrap : aesir_kw_unwrap)(key, 0, buf, cap,
+                                                               &ol, in.buf, n);
         else
             rc = (padded ? aesir_kwp_wrap : aesir_kw_wrap)(key, 0, buf, cap,
                                                            &ol, in.buf, n);
