@@ -36,9 +36,25 @@ def keylen(sizes=(16, 24, 32)):
     return rng.choice(sizes)
 
 
+def pyca_refuses_empty(pt):
+    """Older pyca/cryptography (44 does; 48 does not) refuses empty
+    plaintexts for AES-SIV and GCM-SIV ("data must not be zero length"),
+    which both RFCs allow: those cases are checked by round trip only."""
+    if pt:
+        return False
+    try:
+        aead.AESSIV(bytes(32)).encrypt(b"", None)
+        return False
+    except ValueError:
+        return True
+
+
 def roundtrip(k, ours, theirs, nonce, pt, ad):
     ct = ours.encrypt(nonce, pt, ad)
     msg = f"key={k.hex()} nonce={nonce.hex()} pt={pt.hex()[:64]} ad={ad!r:.40}"
+    if pyca_refuses_empty(pt) and type(theirs).__name__ == "AESGCMSIV":
+        assert ours.decrypt(nonce, ct, ad) == pt
+        return
     assert ct == theirs.encrypt(nonce, pt, ad), msg
     assert ours.decrypt(nonce, ct, ad) == pt, msg
     assert theirs.decrypt(nonce, ct, ad) == pt, msg
@@ -88,7 +104,8 @@ def test_siv(cases):
         pt = os.urandom(length())
         ours, theirs = aesir.AESSIV(k), aead.AESSIV(k)
         ct = ours.encrypt(pt, ads)
-        assert ct == theirs.encrypt(pt, ads)
+        if not pyca_refuses_empty(pt):
+            assert ct == theirs.encrypt(pt, ads)
         assert ours.decrypt(ct, ads) == pt
 
 
