@@ -35,7 +35,10 @@ sanitize)
     case $cc in
     *clang*)
         flags="$flags -shared-libasan"
+        # The runtime's name: older clang's, then the per-target one.
         preload=$("$cc" -print-file-name=libclang_rt.asan-x86_64.so)
+        [ -f "$preload" ] ||
+            preload=$("$cc" -print-file-name=libclang_rt.asan.so)
         ;;
     *) preload=$("$cc" -print-file-name=libasan.so) ;;
     esac
