@@ -58,16 +58,16 @@ class AESGCM(_Base):
         """The GHASH multiplier this key runs on."""
         return self._engine[1]
 
-    def encryptor(self, nonce: Buffer) -> "_aesir.GCMStream":
+    def encryptor(self, nonce: Buffer) -> "_aesir.Stream":
         """Incremental encryption of one message: update()..., finalize(),
         then .tag."""
-        return _aesir.GCMStream(self, nonce, False)
+        return _aesir.Stream(self, _GCM, nonce, False)
 
-    def decryptor(self, nonce: Buffer) -> "_aesir.GCMStream":
+    def decryptor(self, nonce: Buffer) -> "_aesir.Stream":
         """Incremental decryption. update() returns plaintext that is NOT
         authenticated until finalize_with_tag(tag) returns: act on none of
         it before then (or use decrypt(), which releases nothing unverified)."""
-        return _aesir.GCMStream(self, nonce, True)
+        return _aesir.Stream(self, _GCM, nonce, True)
 
 
 class AESCCM(_Base):
@@ -83,6 +83,25 @@ class AESCCM(_Base):
             raise ValueError("tag_length must be 4, 6, 8, 10, 12, 14 or 16")
         super().__init__(_CCM, key, tag_length, engine)
 
+    def encryptor(
+        self, nonce: Buffer, data_length: int, associated_data_length: int = 0
+    ) -> "_aesir.Stream":
+        """Incremental encryption. CCM needs both lengths before it starts
+        (they are in its first block): exactly that much associated data,
+        then that much data, or finalize() raises ValueError."""
+        return _aesir.Stream(
+            self, _CCM, nonce, False, associated_data_length, data_length
+        )
+
+    def decryptor(
+        self, nonce: Buffer, data_length: int, associated_data_length: int = 0
+    ) -> "_aesir.Stream":
+        """Incremental decryption (data_length without the tag). update()
+        returns plaintext NOT authenticated until finalize_with_tag(tag)."""
+        return _aesir.Stream(
+            self, _CCM, nonce, True, associated_data_length, data_length
+        )
+
 
 class AESOCB3(_Base):
     """OCB3 (RFC 7253): nonces of 1..15 bytes (12 recommended), 16-byte tags."""
@@ -91,6 +110,17 @@ class AESOCB3(_Base):
 
     def __init__(self, key: Buffer, *, engine: Optional[str] = None) -> None:
         super().__init__(_OCB, key, 16, engine)
+
+    def encryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental encryption: update() returns whole blocks (up to 15
+        bytes are held back), finalize() the rest, then .tag."""
+        return _aesir.Stream(self, _OCB, nonce, False)
+
+    def decryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental decryption. update() returns plaintext NOT
+        authenticated until finalize_with_tag(tag), which returns the last
+        bytes only when the tag matches."""
+        return _aesir.Stream(self, _OCB, nonce, True)
 
 
 class AESGCMSIV(_Base):

@@ -98,9 +98,9 @@ enum {
 /* The kind numbered kindno, or NULL. */
 const struct aesirpy_kind *aesirpy_kind(int kindno);
 
-/* The C key of an AEAD object of kind kindno (aead.c), or NULL with
- * TypeError raised. */
-void *aesirpy_aead_key(PyObject *o, int kindno);
+/* The C key and tag length of an AEAD object of kind kindno (aead.c),
+ * or NULL with TypeError raised. */
+void *aesirpy_aead_key(PyObject *o, int kindno, size_t *tag);
 
 /* Each file adds its types or functions to the module. */
 int aesirpy_add_aead(PyObject *m);

@@ -341,7 +341,7 @@ int aesirpy_add_aead(PyObject *m)
     return aesirpy_add_type(m, &spec, "AEAD");
 }
 
-void *aesirpy_aead_key(PyObject *o, int kindno)
+void *aesirpy_aead_key(PyObject *o, int kindno, size_t *tag)
 {
     PyObject *t =
         PyObject_GetAttrString(PyImport_AddModule("aesir._aesir"), "AEAD");
@@ -352,5 +352,6 @@ void *aesirpy_aead_key(PyObject *o, int kindno)
         PyErr_SetString(PyExc_TypeError, "wrong key object for this mode");
         return NULL;
     }
+    *tag = ((Aead *)o)->tag;
     return ((Aead *)o)->key;
 }

@@ -343,3 +343,35 @@ def test_non_contiguous_is_type_error():
     g = aesir.AESGCM(bytes(16))
     with pytest.raises(TypeError):
         g.encrypt(bytes(12), memoryview(bytes(64))[::2], None)
+
+
+@pytest.mark.parametrize("kind", ["ccm", "ocb3"])
+def test_ccm_ocb_stream(kind):
+    k, m, a = os.urandom(16), os.urandom(1000), os.urandom(33)
+    if kind == "ccm":
+        o, n = aesir.AESCCM(k, 12), os.urandom(11)
+        e, d = o.encryptor(n, len(m), len(a)), o.decryptor(n, len(m), len(a))
+    else:
+        o, n = aesir.AESOCB3(k), os.urandom(12)
+        e, d = o.encryptor(n), o.decryptor(n)
+    want = o.encrypt(n, m, a)
+    e.authenticate_additional_data(a)
+    ct = e.update(m[:7]) + e.update(m[7:500]) + e.update(m[500:]) + e.finalize()
+    assert ct + e.tag == want
+    d.authenticate_additional_data(a)
+    pt = d.update(ct[:300]) + d.update(ct[300:])
+    pt += d.finalize_with_tag(e.tag)
+    assert pt == m
+    bad = o.decryptor(n, len(m), len(a)) if kind == "ccm" else o.decryptor(n)
+    bad.authenticate_additional_data(a)
+    bad.update(ct)
+    with pytest.raises(aesir.InvalidTag):
+        bad.finalize_with_tag(bytes(len(e.tag)))
+
+
+def test_ccm_stream_lengths_enforced():
+    o = aesir.AESCCM(os.urandom(16))
+    e = o.encryptor(os.urandom(13), 10)
+    e.update(bytes(5))
+    with pytest.raises(ValueError):
+        e.finalize()  # 5 of the 10 bytes announced
