@@ -31,6 +31,11 @@ class _Base(_aesir.AEAD):
             raise ValueError(f"bit_length must be one of {cls._key_bits}")
         return secrets.token_bytes(bit_length // 8)
 
+    def _pair(self) -> Tuple[str, str]:
+        e = self._engine
+        assert isinstance(e, tuple)
+        return e
+
     @property
     def engine(self) -> Optional[str]:
         """The name of the AES engine this key runs on."""
@@ -56,7 +61,7 @@ class AESGCM(_Base):
     @property
     def ghash_engine(self) -> str:
         """The GHASH multiplier this key runs on."""
-        return self._engine[1]
+        return self._pair()[1]
 
     def encryptor(self, nonce: Buffer) -> "_aesir.Stream":
         """Incremental encryption of one message: update()..., finalize(),
@@ -224,7 +229,7 @@ class _AEGIS(_Base):
     @property
     def path(self) -> str:
         """How the engine runs AEGIS: "kernel", "round" or "round-ct64"."""
-        return self._engine[1]
+        return self._pair()[1]
 
 
 def _aegis(name: str, variant: int, bits: int, doc: str) -> type:

@@ -1,10 +1,11 @@
 """Type aliases shared by the package's annotations."""
 
+import sys
 from typing import Union
 
-try:  # Python 3.12+: any object with the buffer protocol
+if sys.version_info >= (3, 12):  # any object with the buffer protocol
     from collections.abc import Buffer
-except ImportError:  # 3.11: the common ones
-    Buffer = Union[bytes, bytearray, memoryview]  # type: ignore[misc]
+else:  # 3.11: the common ones
+    Buffer = Union[bytes, bytearray, memoryview]
 
 __all__ = ["Buffer"]
