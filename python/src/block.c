@@ -16,6 +16,7 @@ typedef struct {
     PyObject_HEAD aesir_aes *key;
     aesir_cipher *ctx;
     int done;
+    int busy; /* an update runs with the GIL released */
 } Block;
 
 static void block_free(Block *b)
@@ -92,6 +93,13 @@ static int check_open(Block *b)
         PyErr_SetString(PyExc_ValueError, "context already finalized");
         return -1;
     }
+    /* Set and read with the GIL held: a second thread cannot slip in. */
+    if (b->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        "context in use by another thread (a context "
+                        "belongs to one thread at a time)");
+        return -1;
+    }
     return 0;
 }
 
@@ -121,8 +129,10 @@ static PyObject *do_update(Block *b, PyObject *in_o, PyObject *out_o)
         out = (uint8_t *)PyBytes_AsString(bytes);
     }
     int rc;
+    b->busy = 1;
     AESIRPY_NOGIL(in.len, rc = aesir_cipher_update(b->ctx, out, cap, &ol,
                                                    in.buf, (size_t)in.len));
+    b->busy = 0;
     if (rc != AESIR_OK) {
         aesirpy_error(rc);
     } else if (out_o != NULL) {

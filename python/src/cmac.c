@@ -13,6 +13,7 @@ typedef struct {
     PyObject_HEAD aesir_cmac_key *key;
     aesir_cmac *ctx;
     int done;
+    int busy; /* an update runs with the GIL released */
 } Cmac;
 
 static void cmac_free(Cmac *c)
@@ -79,6 +80,13 @@ static int check_open(Cmac *c)
         PyErr_SetString(PyExc_ValueError, "context already finalized");
         return -1;
     }
+    /* Set and read with the GIL held: a second thread cannot slip in. */
+    if (c->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        "context in use by another thread (a context "
+                        "belongs to one thread at a time)");
+        return -1;
+    }
     return 0;
 }
 
@@ -89,7 +97,9 @@ static PyObject *update(PyObject *self, PyObject *arg)
     if (check_open(c) < 0 || aesirpy_buf(arg, &b, 0, 0) < 0)
         return NULL;
     int rc;
+    c->busy = 1;
     AESIRPY_NOGIL(b.len, rc = aesir_cmac_update(c->ctx, b.buf, (size_t)b.len));
+    c->busy = 0;
     PyBuffer_Release(&b);
     if (rc != AESIR_OK) {
         c->done = 1;

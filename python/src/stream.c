@@ -25,6 +25,7 @@ typedef struct {
     PyObject_HEAD PyObject *keyobj;
     void *ctx; /* aesir_gcm, aesir_ccm or aesir_ocb: 192 bytes each */
     int kind, decrypt, done;
+    int busy; /* an update runs with the GIL released */
     size_t tag_len;
     uint8_t tag[16];
 } Stream;
@@ -101,6 +102,13 @@ static int check_open(Stream *s)
         PyErr_SetString(PyExc_ValueError, "context already finalized");
         return -1;
     }
+    /* Set and read with the GIL held: a second thread cannot slip in. */
+    if (s->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        "context in use by another thread (a context "
+                        "belongs to one thread at a time)");
+        return -1;
+    }
     return 0;
 }
 
@@ -167,7 +175,9 @@ static PyObject *do_update(Stream *s, PyObject *in_o, PyObject *out_o)
         out = (uint8_t *)PyBytes_AsString(bytes);
     }
     int rc;
+    s->busy = 1;
     AESIRPY_NOGIL(in.len, rc = step(s, out, cap, &ol, in.buf, (size_t)in.len));
+    s->busy = 0;
     if (rc != AESIR_OK) {
         s->done = 1;
         aesirpy_error(rc);

@@ -92,3 +92,26 @@ def test_shared_key_many_threads():
     for t in ts:
         t.join()
     assert got == want
+
+
+@pytest.mark.skipif(not ghash_ref_available(), reason="no ghash-ref engine")
+def test_context_refuses_second_thread():
+    g = aesir.AESGCM(os.urandom(16), engine="ref", ghash_engine="ghash-ref")
+    e = g.encryptor(os.urandom(12))
+    done = threading.Event()
+
+    def worker():
+        e.update(bytes(4 << 20))  # long, with the GIL released
+        done.set()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    time.sleep(0.05)
+    if done.is_set():
+        t.join()
+        pytest.skip("the worker finished before the check")
+    with pytest.raises(ValueError, match="another thread"):
+        e.update(b"x")
+    t.join()
+    assert done.is_set()
+    e.update(b"x")  # usable again once the first call is over
