@@ -52,7 +52,7 @@ mkdir -p "$stage/aesir"
 cp "$here"/../aesir/*.py "$here"/../aesir/*.pyi "$here"/../aesir/py.typed \
     "$stage/aesir/"
 # shellcheck disable=SC2086
-"$cc" $flags -DPy_LIMITED_API=0x030B0000 -I"$inc" -I"$incdir" \
+"$cc" $flags -DPy_LIMITED_API=0x030B0000 -isystem "$inc" -I"$incdir" \
     "$here"/../src/*.c "$lib" -o "$stage/aesir/_aesir.abi3.so"
 
 cd "$stage"
