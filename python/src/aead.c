@@ -178,7 +178,14 @@ static PyObject *aead_crypt(Aead *a, PyObject *no, PyObject *dob, PyObject *ao,
     int rc;
     AESIRPY_NOGIL(in, rc = f(a->key, np, (size_t)nb.len, ap, al, out, need, &ol,
                              db.buf, in, a->tag));
-    if (rc != AESIR_OK) {
+    if (rc == AESIR_E_INPUT_LENGTH) {
+        /* aesir_strerror speaks of block multiples; here it means the
+         * mode's limits (CCM: 2^(8 * (15 - nonce length)) bytes). */
+        PyErr_SetString(PyExc_ValueError,
+                        "data or associated data too long for this mode "
+                        "(CCM: for this nonce length)");
+        Py_CLEAR(bytes);
+    } else if (rc != AESIR_OK) {
         aesirpy_error(rc);
         Py_CLEAR(bytes);
     } else if (out_o != NULL) {

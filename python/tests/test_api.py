@@ -375,3 +375,10 @@ def test_ccm_stream_lengths_enforced():
     e.update(bytes(5))
     with pytest.raises(ValueError):
         e.finalize()  # 5 of the 10 bytes announced
+
+
+def test_ccm_length_limit():
+    c = aesir.AESCCM(bytes(16))
+    with pytest.raises(ValueError, match="too long"):
+        c.encrypt(bytes(13), bytes(1 << 16), None)  # 13-byte nonce: < 2^16
+    assert len(c.encrypt(bytes(12), bytes(1 << 16), None)) == (1 << 16) + 16
