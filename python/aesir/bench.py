@@ -178,7 +178,7 @@ def _peers(mode, key, nonce):
 NONCES = {"gcm": 12, "ccm": 12, "ocb3": 12, "gcm-siv": 12, "siv": 12}
 
 
-def run(modes, sizes, budget, out=sys.stdout):
+def run(modes, sizes, budget, rounds=5, out=sys.stdout):
     print(
         f"aesir {aesir.__version__} (C {aesir.c_version}), engine "
         f"{aesir.default_engine()}, ghash {aesir.default_engine(True)}; "
@@ -223,7 +223,7 @@ def run(modes, sizes, budget, out=sys.stdout):
                     fns["aesir C loop"] = lambda: obj._c_loop(
                         nonce, src, buf, loops, dec_
                     )
-                res = _best(fns, budget)
+                res = _best(fns, budget, rounds)
                 if "aesir C loop" in res:
                     res["aesir C loop"] /= loops
                 base = res.get("pyca")
@@ -266,6 +266,12 @@ def main(argv=None):
     ap.add_argument(
         "--quick", action="store_true", help="GCM only, short budget (a smoke run: CI)"
     )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="timed batches per library and case, best kept (5)",
+    )
     a = ap.parse_args(argv)
     modes = a.modes.split(",")
     bad = [x for x in modes if x not in NONCES]
@@ -277,7 +283,7 @@ def main(argv=None):
         ap.error(f"bad --sizes {a.sizes!r}")
     if a.quick:
         modes, a.budget = ["gcm"], 0.02
-    run(modes, sizes, a.budget)
+    run(modes, sizes, a.budget, max(1, a.rounds))
 
 
 if __name__ == "__main__":
