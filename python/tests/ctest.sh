@@ -10,12 +10,17 @@
 #   INSTRUMENT: none, sanitize (ASan + UBSan, as AESIR_SANITIZE: the
 #   runtime is preloaded into python) or coverage (clang's profile
 #   runtime linked in).
-# Exit 77 (skipped) only when python3 has no pytest or no Python.h.
+# Exit 77 (skipped) only when python3 is older than 3.11 (the limited
+# API the module needs), or has no pytest or no Python.h.
 set -eu
 cc=$1 lib=$2 incdir=$3 stage=$4 instr=$5
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-python3}
 
+if ! "$py" -c "import sys; assert sys.version_info >= (3, 11)" 2>/dev/null; then
+    echo "python: skipped: the package needs CPython >= 3.11 ($py is older)"
+    exit 77
+fi
 if ! "$py" -c "import pytest" 2>/dev/null; then
     echo "python: skipped: $py has no pytest (pip install pytest, or apt install python3-pytest)"
     exit 77
