@@ -98,20 +98,27 @@ def test_shared_key_many_threads():
 def test_context_refuses_second_thread():
     g = aesir.AESGCM(os.urandom(16), engine="ref", ghash_engine="ghash-ref")
     e = g.encryptor(os.urandom(12))
-    done = threading.Event()
+    started, done = threading.Event(), threading.Event()
 
     def worker():
-        e.update(bytes(4 << 20))  # long, with the GIL released
+        started.set()
+        e.update(bytes(1 << 20))  # long, with the GIL released
         done.set()
 
     t = threading.Thread(target=worker)
     t.start()
-    time.sleep(0.05)
-    if done.is_set():
-        t.join()
-        pytest.skip("the worker finished before the check")
-    with pytest.raises(ValueError, match="another thread"):
-        e.update(b"x")
+    started.wait()
+    # Empty updates (harmless) until one meets the worker's call: no
+    # timing guess about when the worker enters it.
+    refused = None
+    while refused is None and not done.is_set():
+        try:
+            e.update(b"")
+        except ValueError as ex:
+            refused = str(ex)
     t.join()
+    if refused is None:
+        pytest.skip("the worker's call ended before the check met it")
+    assert "another thread" in refused
     assert done.is_set()
     e.update(b"x")  # usable again once the first call is over
