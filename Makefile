@@ -8,7 +8,7 @@ CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
 	install clean format ct-check ct-msan dudect cross-test wasm-speed \
-	coverage tsan fuzz
+	coverage tsan fuzz python-test
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -222,6 +222,13 @@ cross-test:
 wasm-speed:
 	sh tests/cross-deps.sh
 	sh bench/wasm-speed.sh
+
+# The Python package (python/README.md): a fresh venv with pinned
+# dependencies, a wheel of python/ built by scikit-build-core, installed
+# there and tested (pytest), then a short benchmark run. `make test` runs
+# the same tests against this build's libaesir.a (the python entry).
+python-test:
+	sh python/tests/wheel-test.sh $(BUILD) $(JOBS)
 
 install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

@@ -1,0 +1,48 @@
+#!/bin/sh
+# wheel-test.sh -- `make python-test`: the Python package the way a user
+# gets it. A fresh venv with the pinned dependencies
+# (python/tests/requirements.txt), a wheel built from python/ by
+# scikit-build-core (the C library compiled in), that wheel installed
+# and imported from outside the source tree, the tests run against it,
+# and a short benchmark run.
+#
+# usage: wheel-test.sh OUT_DIR [JOBS]   (PYTHON picks the interpreter)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$1"
+out=$(cd "$1" && pwd)/python
+jobs=${2:-2}
+py=${PYTHON:-python3}
+
+rm -rf "$out/venv" "$out/dist"
+mkdir -p "$out"
+echo "== fresh venv ($py) with the pinned test dependencies =="
+"$py" -m venv "$out/venv"
+v=$out/venv/bin
+"$v/python" -m pip install -q -r "$root/python/tests/requirements.txt"
+
+echo "== wheel of python/ (scikit-build-core; C library compiled in) =="
+# The build tree is kept between runs (the C library then recompiles
+# only what changed); the wheel and the venv are always new.
+CMAKE_BUILD_PARALLEL_LEVEL=$jobs "$v/python" -m pip wheel -q --no-deps \
+    --no-build-isolation -C build-dir="$out/build" -w "$out/dist" \
+    "$root/python"
+ls "$out"/dist/aesir-*.whl
+"$v/python" -m pip install -q --no-deps "$out"/dist/aesir-*.whl
+
+cd "$out"
+echo "== installed and imported from the venv =="
+"$v/python" - <<'PY'
+import os, aesir
+d = os.path.dirname(aesir.__file__)
+assert "site-packages" in d, d
+for f in ("py.typed", "_aesir.pyi"):
+    assert os.path.exists(os.path.join(d, f)), f
+print("aesir", aesir.__version__, "from", d, "default engine", aesir.default_engine())
+PY
+
+echo "== pytest on python/tests against the installed wheel =="
+"$v/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
+
+echo "== python -m aesir.bench --quick =="
+"$v/python" -m aesir.bench --quick
