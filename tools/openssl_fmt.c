@@ -123,6 +123,29 @@ int ossl_fmt_iter(const char *s, uint32_t *out, char *err, size_t errcap)
     return 0;
 }
 
+/* Expands the key and starts the cipher at iv. */
+static int key_iv(struct ossl_fmt *f, const uint8_t *key, const uint8_t *iv,
+                  char *err, size_t errcap)
+{
+    /* CBC decryption needs the inverse key schedule; the rest, only the
+     * forward one. OpenSSL's CTR counts with all 128 bits of the block
+     * (CRYPTO_ctr128_encrypt), so the counter is 128 bits wide here. */
+    unsigned dirs = f->cipher.mode == AESIR_MODE_CBC && f->decrypt
+                        ? AESIR_DECRYPT
+                        : AESIR_ENCRYPT;
+    unsigned opt = f->cipher.mode == AESIR_MODE_CBC ? AESIR_PAD_PKCS7 : 128;
+    int rc = aesir_aes_init_ex(&f->key, key, f->cipher.key_len, NULL, dirs);
+    if (rc == AESIR_OK)
+        rc = aesir_cipher_init(&f->c, &f->key, f->cipher.mode,
+                               f->decrypt ? AESIR_DECRYPT : AESIR_ENCRYPT, iv,
+                               16, opt);
+    if (rc != AESIR_OK)
+        return fail(TOOL_EXIT_UNAVAILABLE, err, errcap, "AES setup failed: %s",
+                    aesir_strerror(rc));
+    f->keyed = 1;
+    return 0;
+}
+
 /* Derives key and IV from the salt in f->hdr and starts the cipher. */
 static int derive(struct ossl_fmt *f, const uint8_t *pass, size_t pass_len,
                   char *err, size_t errcap)
@@ -140,23 +163,7 @@ static int derive(struct ossl_fmt *f, const uint8_t *pass, size_t pass_len,
                   "PBKDF2 failed (OpenSSL's PKCS5_PBKDF2_HMAC)");
         goto out;
     }
-    /* CBC decryption needs the inverse key schedule; the rest, only the
-     * forward one. */
-    unsigned dirs = f->cipher.mode == AESIR_MODE_CBC && f->decrypt
-                        ? AESIR_DECRYPT
-                        : AESIR_ENCRYPT;
-    unsigned opt = f->cipher.mode == AESIR_MODE_CBC ? AESIR_PAD_PKCS7 : 128;
-    int rc = aesir_aes_init_ex(&f->key, kiv, klen, NULL, dirs);
-    if (rc == AESIR_OK)
-        rc = aesir_cipher_init(&f->c, &f->key, f->cipher.mode,
-                               f->decrypt ? AESIR_DECRYPT : AESIR_ENCRYPT,
-                               kiv + klen, 16, opt);
-    if (rc != AESIR_OK) {
-        st = fail(TOOL_EXIT_UNAVAILABLE, err, errcap, "AES setup failed: %s",
-                  aesir_strerror(rc));
-        goto out;
-    }
-    f->keyed = 1;
+    st = key_iv(f, kiv, kiv + klen, err, errcap);
 out:
     wipe(kiv, sizeof(kiv));
     return st;
@@ -243,6 +250,23 @@ int ossl_fmt_open_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
     return 0;
 }
 
+int ossl_fmt_raw_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
+                      int decrypt, const uint8_t *key, const uint8_t iv[16],
+                      char *err, size_t errcap)
+{
+    memset(f, 0, sizeof(*f));
+    if (c == NULL || c->name == NULL || key == NULL || iv == NULL)
+        return fail(TOOL_EXIT_UNAVAILABLE, err, errcap, "internal error");
+    f->cipher = *c;
+    f->decrypt = decrypt != 0;
+    f->raw = 1;
+    f->hdr_have = OSSL_FMT_HEADER_LEN; /* none expected */
+    int st = key_iv(f, key, iv, err, errcap);
+    if (st != 0)
+        ossl_fmt_wipe(f);
+    return st;
+}
+
 /* Decryption: takes header bytes from *in; derives once all 16 are in. */
 static int take_header(struct ossl_fmt *f, const uint8_t **in, size_t *in_len,
                        char *err, size_t errcap)
@@ -321,7 +345,8 @@ int ossl_fmt_final(struct ossl_fmt *f, uint8_t *out, size_t out_cap,
                   "internal error: final without init");
         goto out;
     }
-    uint64_t body = f->in_total - (f->decrypt ? OSSL_FMT_HEADER_LEN : 0);
+    uint64_t body =
+        f->in_total - (f->decrypt && !f->raw ? OSSL_FMT_HEADER_LEN : 0);
     if (f->decrypt && f->cipher.mode == AESIR_MODE_CBC &&
         (body == 0 || body % 16 != 0)) {
         st = fail(TOOL_EXIT_AUTH, err, errcap,

@@ -83,6 +83,7 @@ struct ossl_fmt {
     uint32_t iter;
     int decrypt;
     int keyed; /* key and c set up */
+    int raw;   /* ossl_fmt_raw_init: no header */
     uint8_t hdr[OSSL_FMT_HEADER_LEN];
     size_t hdr_have;   /* decryption: header bytes seen so far */
     uint64_t in_total; /* bytes fed, header included */
@@ -123,6 +124,17 @@ int ossl_fmt_seal_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
 int ossl_fmt_open_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
                        uint32_t iter, const uint8_t *pass, size_t pass_len,
                        char *err, size_t errcap);
+
+/*
+ * ossl_fmt_raw_init -- starts encryption or decryption (decrypt != 0)
+ * with a given key (c->key_len bytes) and IV, without header or PBKDF2:
+ * what `openssl enc -nosalt -K HEX -iv HEX` does. For tests (a CTR
+ * counter that carries across 64 bits needs a chosen IV) and for callers
+ * that have raw keys; no OpenSSL needed.
+ */
+int ossl_fmt_raw_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
+                      int decrypt, const uint8_t *key, const uint8_t iv[16],
+                      char *err, size_t errcap);
 
 /*
  * ossl_fmt_update -- in_len more bytes of plaintext (encryption) or of
