@@ -284,7 +284,7 @@ static int take_header(struct ossl_fmt *f, const uint8_t **in, size_t *in_len,
     if (memcmp(f->hdr, ossl_magic, m) != 0)
         return fail(TOOL_EXIT_AUTH, err, errcap,
                     "not an OpenSSL enc file with a salt: no \"Salted__\" "
-                    "at byte 0 (written without -pbkdf2 or -salt?)");
+                    "at byte 0 (written with -nosalt?)");
     if (f->hdr_have < OSSL_FMT_HEADER_LEN)
         return 0;
     int st = derive(f, f->pass, f->pass_len, err, errcap);

@@ -140,7 +140,9 @@ int ossl_fmt_raw_init(struct ossl_fmt *f, const struct ossl_fmt_cipher *c,
  * ossl_fmt_update -- in_len more bytes of plaintext (encryption) or of
  * the file (decryption: the header first, in any split) into out; at
  * most in_len + 16 bytes are written (*out_len), so out_cap must be at
- * least OSSL_FMT_OUT_CAP(in_len).
+ * least OSSL_FMT_OUT_CAP(in_len). An error wipes f: the message is
+ * over (do not call ossl_fmt_final). Decryption refuses a wrong magic as
+ * soon as its first bytes arrive (TOOL_EXIT_AUTH).
  */
 #define OSSL_FMT_OUT_CAP(in_len) ((in_len) + 32)
 int ossl_fmt_update(struct ossl_fmt *f, uint8_t *out, size_t out_cap,
