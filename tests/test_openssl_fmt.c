@@ -4,7 +4,8 @@
  *
  * For each of the six ciphers (aes-{128,192,256}-{cbc,ctr}), plaintexts
  * of 0, 1, 15, 16, 17, 4099 bytes and 3 MiB + 5, and the iteration count
- * left to openssl's default (10000) or given as -iter 1000:
+ * left to openssl's default (10000) or given as -iter 1000 (the 3 MiB
+ * file with one of the two, alternating by cipher, to keep it short):
  *   - `openssl enc -e -pbkdf2` writes a file that ossl_fmt decrypts, fed
  *     in uneven pieces (the header split too), to the plaintext;
  *   - ossl_fmt encrypts, and `openssl enc -d -pbkdf2` gives the plaintext
@@ -485,8 +486,13 @@ int main(void)
     unsigned seed = 1;
     for (size_t c = 0; c < NNAMES; c++)
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-            check_interop(names[c], 0, sizes[s], seed++);
-            check_interop(names[c], 1000, sizes[s], seed++);
+            /* The 3 MiB file once per cipher (keeps the test short). */
+            int big = sizes[s] > 65536;
+            if (!big || c % 2 == 0)
+                check_interop(names[c], 0, sizes[s], seed);
+            if (!big || c % 2 == 1)
+                check_interop(names[c], 1000, sizes[s], seed);
+            seed++;
         }
     check_ctr_carry();
     check_wrong_key();
@@ -504,7 +510,7 @@ int main(void)
         printf("%d failure(s)\n", failures);
         return 1;
     }
-    printf("ok: openssl enc interop, 6 ciphers x 7 sizes x 2 iteration "
-           "counts, both ways; failure cases\n");
+    printf("ok: openssl enc interop, 6 ciphers x 7 sizes, both ways, "
+           "default and 1000 iterations; failure cases\n");
     return 0;
 }
