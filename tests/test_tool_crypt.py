@@ -6,7 +6,8 @@ the input itself through a hard link or a symlink), atomic output (nothing
 left after a failed decryption, a signal, a full disk), authenticated-only
 output on stdout, --offset/--length against slicing, exit codes, a closed
 pipe, the progress line, passphrases (-p: the AESIR-PW header, its
-tampering, wrong passphrases, --max-memory, ranges), and
+tampering, wrong passphrases, --max-memory, ranges), --format openssl
+against the `openssl enc -pbkdf2` program both ways, and
 interoperability with an independent
 implementation of c2sp.org/chunked-encryption built here from Python's
 `cryptography` (HKDFExpand over SHA-512 + AESGCM).
@@ -562,6 +563,78 @@ def test_passphrase(d, key):
               r.stdout == b"", "usage error %r" % args)
 
 
+# ---- --format openssl (the `openssl enc -pbkdf2` files) --------------
+
+def test_openssl_format(d, key):
+    import shutil
+    ossl = shutil.which("openssl")
+    if ossl is None:
+        print("note: no openssl program: --format openssl interop not run")
+        return
+    pf = os.path.join(d, "opass")
+    with open(pf, "wb") as f:
+        f.write(b"open sesame\n")
+    src = os.path.join(d, "o.in")
+    msg = os.urandom(70000)
+    with open(src, "wb") as f:
+        f.write(msg)
+    for cipher, it in (("aes-256-cbc", None), ("aes-128-ctr", "1000"),
+                       ("aes-192-cbc", "1000"), ("aes-256-ctr", None)):
+        itargs = ["--iter", it] if it else []
+        oit = ["-iter", it] if it else []
+        enc = os.path.join(d, "o.%s.enc" % cipher)
+        subprocess.run([ossl, "enc", "-e", "-pbkdf2", "-" + cipher, "-pass",
+                        "pass:open sesame", "-in", src, "-out", enc] + oit,
+                       check=True)
+        r = run(["decrypt", "--format", "openssl", "--cipher", cipher,
+                 "--passphrase-file", pf, enc] + itargs)
+        check(r.returncode == 0 and r.stdout == msg and
+              b"not authenticated" in r.stderr,
+              "%s: openssl enc's file decrypted, with the warning" % cipher)
+        r = run(["encrypt", "--format", "openssl", "--cipher", cipher,
+                 "--passphrase-file", pf] + itargs, msg)
+        o = subprocess.run([ossl, "enc", "-d", "-pbkdf2", "-" + cipher,
+                            "-pass", "pass:open sesame"] + oit,
+                           input=r.stdout, capture_output=True)
+        check(r.returncode == 0 and r.stdout[:8] == b"Salted__" and
+              o.returncode == 0 and o.stdout == msg and
+              b"not authenticated" in r.stderr,
+              "%s: our file decrypted by openssl enc -d" % cipher)
+    # a wrong passphrase on CBC: refused by the padding (nearly always;
+    # the 1-in-256 false pass would still not give the message back)
+    enc = os.path.join(d, "o.aes-256-cbc.enc")
+    out = os.path.join(d, "o.out")
+    with open(os.path.join(d, "owrong"), "wb") as f:
+        f.write(b"open sesame!\n")
+    r = run(["decrypt", "--format", "openssl", "--cipher", "aes-256-cbc",
+             "--passphrase-file", os.path.join(d, "owrong"), "-o", out, enc])
+    check(r.returncode != 0 or open(out, "rb").read() != msg,
+          "--format openssl: a wrong passphrase does not give the message")
+    if r.returncode != 0:
+        check(r.returncode == 1 and not os.path.exists(out),
+              "--format openssl: bad padding is exit 1, no output file")
+    r = run(["decrypt", "--format", "openssl", "--cipher", "aes-256-cbc",
+             "--passphrase-file", pf], b"Salted_!" + bytes(40))
+    check(r.returncode == 1, "--format openssl: not a Salted__ file: exit 1")
+    for args in (["encrypt", "--format", "openssl", "-k", key, "--cipher",
+                  "aes-256-cbc"],
+                 ["encrypt", "--format", "openssl", "-p"],
+                 ["encrypt", "--format", "openssl", "-p", "--cipher",
+                  "aes-256-gcm"],
+                 ["encrypt", "--format", "openssl", "-p", "--cipher",
+                  "aes-256-cbc", "--context", "x"],
+                 ["encrypt", "--format", "openssl", "-p", "--cipher",
+                  "aes-256-cbc", "--iter", "0"],
+                 ["encrypt", "--format", "bogus", "-p"],
+                 ["encrypt", "-p", "--cipher", "aes-256-cbc"],
+                 ["decrypt", "-p", "--iter", "5"],
+                 ["decrypt", "--format", "openssl", "-p", "--cipher",
+                  "aes-256-cbc", "--offset", "1"]):
+        r = run(args, b"")
+        check(r.returncode == 2 and r.stderr.count(b"\n") == 1 and
+              r.stdout == b"", "usage error %r" % args)
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         k256, k128 = test_keygen(d)
@@ -576,6 +649,7 @@ def main():
         test_pipe_closed(d, k256)
         test_progress(d, k256)
         test_passphrase(d, k256)
+        test_openssl_format(d, k256)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

@@ -28,6 +28,7 @@
 #include "tool.h"
 #include "crypt_io.h"
 #include "crypt_key.h"
+#include "crypt_openssl.h"
 #include "progress.h"
 
 #define IN_BUF (64 * CHUNKED_SEALED)
@@ -45,6 +46,9 @@ enum {
     O_OFFSET,
     O_LENGTH,
     O_QUIET,
+    O_FORMAT,
+    O_CIPHER,
+    O_ITER,
     O_HELP,
     O_COUNT
 };
@@ -54,30 +58,38 @@ static const struct args_opt opts[O_COUNT] = {
     {"--max-memory", NULL, 1},    {"--output", "-o", 1},
     {"--force", "-f", 0},         {"--context", NULL, 1},
     {"--offset", NULL, 1},        {"--length", NULL, 1},
-    {"--quiet", "-q", 0},         {"--help", "-h", 0}};
+    {"--quiet", "-q", 0},         {"--format", NULL, 1},
+    {"--cipher", NULL, 1},        {"--iter", NULL, 1},
+    {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
-    fputs("usage: aesir decrypt (-k KEYFILE | -p) [-o OUT] [--force] "
-          "[--context STR]\n"
-          "                     [--offset N] [--length M] [--quiet] [IN]\n"
-          "  -k, --key FILE    key file (aesir keygen)\n"
-          "  -p, --passphrase  the passphrase it was encrypted with\n"
-          "  --passphrase-fd N    the passphrase: first line of fd N "
-          "(implies -p)\n"
-          "  --passphrase-file F  the passphrase: first line of F "
-          "(implies -p)\n"
-          "  --max-memory MiB  refuse a header asking Argon2id for more "
-          "[1024]\n"
-          "  -o, --output OUT  write to OUT, only if all of it verifies "
-          "[stdout]\n"
-          "  -f, --force       replace an existing OUT\n"
-          "  --context STR     the context string given to encrypt\n"
-          "  --offset N        plaintext from byte N (k/M/G suffixes) [0]\n"
-          "  --length M        M bytes of plaintext [to the end]\n"
-          "  -q, --quiet       no progress line\n"
-          "IN: a file, or stdin when absent or '-'.\n",
-          f);
+    fputs(
+        "usage: aesir decrypt (-k KEYFILE | -p) [-o OUT] [--force] "
+        "[--context STR]\n"
+        "                     [--offset N] [--length M] [--quiet] [IN]\n"
+        "  -k, --key FILE    key file (aesir keygen)\n"
+        "  -p, --passphrase  the passphrase it was encrypted with\n"
+        "  --passphrase-fd N    the passphrase: first line of fd N "
+        "(implies -p)\n"
+        "  --passphrase-file F  the passphrase: first line of F "
+        "(implies -p)\n"
+        "  --max-memory MiB  refuse a header asking Argon2id for more "
+        "[1024]\n"
+        "  -o, --output OUT  write to OUT, only if all of it verifies "
+        "[stdout]\n"
+        "  -f, --force       replace an existing OUT\n"
+        "  --context STR     the context string given to encrypt\n"
+        "  --offset N        plaintext from byte N (k/M/G suffixes) [0]\n"
+        "  --length M        M bytes of plaintext [to the end]\n"
+        "  -q, --quiet       no progress line\n"
+        "  --format F        c2sp (default), or openssl: the unauthenticated\n"
+        "                    files of `openssl enc -pbkdf2` (a passphrase)\n"
+        "  --cipher NAME     with --format openssl: "
+        "aes-{128,192,256}-{cbc,ctr}\n"
+        "  --iter N          with --format openssl: PBKDF2 iterations [10000]\n"
+        "IN: a file, or stdin when absent or '-'.\n",
+        f);
 }
 
 struct range {
@@ -290,6 +302,8 @@ int cmd_decrypt(int argc, char **argv)
     const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
     struct crypt_key_opts ko = {0};
+    struct crypt_ossl_opts oo;
+    int ossl = 0;
     struct crypt_key k;
     uint8_t lead[CRYPT_PREFIX_MAX];
     size_t lead_len;
@@ -310,17 +324,25 @@ int cmd_decrypt(int argc, char **argv)
     ko.pass_file = val[O_PASS_FILE];
     ko.max_memory = val[O_MAX_MEMORY];
     ko.context = val[O_CONTEXT];
+    oo.format = val[O_FORMAT];
+    oo.cipher = val[O_CIPHER];
+    oo.iter = val[O_ITER];
     if (rc == 0)
         rc = crypt_key_check(&ko, err, sizeof(err));
     if (rc == 0)
         rc = parse_range(seen, val, &rg, err, sizeof(err));
+    if (rc == 0 &&
+        (ossl = crypt_ossl_selected(&oo, &ko, rg.on, err, sizeof(err))) < 0)
+        rc = -1;
     if (rc != 0) {
         fprintf(stderr, "aesir decrypt: %s\n", err);
         return TOOL_EXIT_USAGE;
     }
     /* With a passphrase, its header is read from the input first. */
     rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    if (rc == 0) {
+    memset(&k, 0, sizeof(k));
+    lead_len = 0;
+    if (rc == 0 && !ossl) {
         rc = crypt_key_decrypt(&ko, &in, &k, lead, &lead_len, err, sizeof(err));
         if (rc != 0)
             crypt_in_close(&in);
@@ -332,7 +354,9 @@ int cmd_decrypt(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0600, &in, "plaintext",
                         err, sizeof(err));
-    if (rc == 0) {
+    if (rc == 0 && ossl) {
+        rc = crypt_ossl_run(&oo, &ko, 1, &in, &out, err, sizeof(err));
+    } else if (rc == 0) {
         if (rg.on && in.is_file)
             rc = random_access(&k, &in, &out, &rg, err, sizeof(err));
         else

@@ -21,6 +21,7 @@
 #include "tool.h"
 #include "crypt_io.h"
 #include "crypt_key.h"
+#include "crypt_openssl.h"
 #include "progress.h"
 
 #define IN_BUF (64 * CHUNKED_CHUNK)
@@ -36,6 +37,9 @@ enum {
     O_FORCE,
     O_CONTEXT,
     O_QUIET,
+    O_FORMAT,
+    O_CIPHER,
+    O_ITER,
     O_HELP,
     O_COUNT
 };
@@ -45,30 +49,37 @@ static const struct args_opt opts[O_COUNT] = {
     {"--argon2-time", NULL, 1},   {"--argon2-memory", NULL, 1},
     {"--output", "-o", 1},        {"--force", "-f", 0},
     {"--context", NULL, 1},       {"--quiet", "-q", 0},
-    {"--help", "-h", 0}};
+    {"--format", NULL, 1},        {"--cipher", NULL, 1},
+    {"--iter", NULL, 1},          {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
-    fputs("usage: aesir encrypt (-k KEYFILE | -p) [-o OUT] [--force] "
-          "[--context STR] [--quiet] [IN]\n"
-          "  -k, --key FILE    key file (aesir keygen): AES-256-GCM or "
-          "AES-128-GCM\n"
-          "  -p, --passphrase  a passphrase (asked twice on the terminal), "
-          "Argon2id,\n"
-          "                    AES-256-GCM\n"
-          "  --passphrase-fd N    the passphrase: first line of fd N "
-          "(implies -p)\n"
-          "  --passphrase-file F  the passphrase: first line of F "
-          "(implies -p)\n"
-          "  --argon2-time N      Argon2id passes [3]\n"
-          "  --argon2-memory MiB  Argon2id memory [256]\n"
-          "  -o, --output OUT  write to OUT atomically [stdout, never a "
-          "terminal]\n"
-          "  -f, --force       replace an existing OUT\n"
-          "  --context STR     C2SP context string, needed again to decrypt\n"
-          "  -q, --quiet       no progress line\n"
-          "IN: a file, or stdin when absent or '-'.\n",
-          f);
+    fputs(
+        "usage: aesir encrypt (-k KEYFILE | -p) [-o OUT] [--force] "
+        "[--context STR] [--quiet] [IN]\n"
+        "  -k, --key FILE    key file (aesir keygen): AES-256-GCM or "
+        "AES-128-GCM\n"
+        "  -p, --passphrase  a passphrase (asked twice on the terminal), "
+        "Argon2id,\n"
+        "                    AES-256-GCM\n"
+        "  --passphrase-fd N    the passphrase: first line of fd N "
+        "(implies -p)\n"
+        "  --passphrase-file F  the passphrase: first line of F "
+        "(implies -p)\n"
+        "  --argon2-time N      Argon2id passes [3]\n"
+        "  --argon2-memory MiB  Argon2id memory [256]\n"
+        "  -o, --output OUT  write to OUT atomically [stdout, never a "
+        "terminal]\n"
+        "  -f, --force       replace an existing OUT\n"
+        "  --context STR     C2SP context string, needed again to decrypt\n"
+        "  -q, --quiet       no progress line\n"
+        "  --format F        c2sp (default), or openssl: the unauthenticated\n"
+        "                    files of `openssl enc -pbkdf2` (a passphrase)\n"
+        "  --cipher NAME     with --format openssl: "
+        "aes-{128,192,256}-{cbc,ctr}\n"
+        "  --iter N          with --format openssl: PBKDF2 iterations [10000]\n"
+        "IN: a file, or stdin when absent or '-'.\n",
+        f);
 }
 
 /* run -- the encryption proper, once key, input and output are set. */
@@ -149,6 +160,8 @@ int cmd_encrypt(int argc, char **argv)
     const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
     struct crypt_key_opts ko = {0};
+    struct crypt_ossl_opts oo;
+    int ossl = 0;
     struct crypt_key k;
     struct crypt_in in;
     struct crypt_out out;
@@ -168,8 +181,14 @@ int cmd_encrypt(int argc, char **argv)
     ko.argon2_time = val[O_ARGON2_TIME];
     ko.argon2_memory = val[O_ARGON2_MEMORY];
     ko.context = val[O_CONTEXT];
+    oo.format = val[O_FORMAT];
+    oo.cipher = val[O_CIPHER];
+    oo.iter = val[O_ITER];
     if (rc == 0)
         rc = crypt_key_check(&ko, err, sizeof(err));
+    if (rc == 0 &&
+        (ossl = crypt_ossl_selected(&oo, &ko, 0, err, sizeof(err))) < 0)
+        rc = -1;
     if (rc != 0) {
         fprintf(stderr, "aesir encrypt: %s\n", err);
         return TOOL_EXIT_USAGE;
@@ -177,7 +196,8 @@ int cmd_encrypt(int argc, char **argv)
     /* The input first: a missing file is reported before a passphrase
      * is asked for. */
     rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    if (rc == 0) {
+    memset(&k, 0, sizeof(k));
+    if (rc == 0 && !ossl) {
         rc = crypt_key_encrypt(&ko, &k, err, sizeof(err));
         if (rc != 0)
             crypt_in_close(&in);
@@ -195,7 +215,9 @@ int cmd_encrypt(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0666 & ~mask, &in,
                         "ciphertext", err, sizeof(err));
-    if (rc == 0)
+    if (rc == 0 && ossl)
+        rc = crypt_ossl_run(&oo, &ko, 0, &in, &out, err, sizeof(err));
+    else if (rc == 0)
         rc = run(&k, &in, &out, seen[O_QUIET], err, sizeof(err));
     if (rc == 0)
         rc = crypt_out_commit(&out, err, sizeof(err));

@@ -82,7 +82,7 @@ int crypt_key_check(const struct crypt_key_opts *o, char *err, size_t cap)
     return 0;
 }
 
-static struct pw_source source(const struct crypt_key_opts *o)
+struct pw_source crypt_key_pw_source(const struct crypt_key_opts *o)
 {
     struct pw_source s = {o->pass_file, -1};
     uint64_t fd = 0;
@@ -108,7 +108,7 @@ int crypt_key_encrypt(const struct crypt_key_opts *o, struct crypt_key *k,
                       char *err, size_t cap)
 {
     struct pw_params p = {PW_T_COST_DEFAULT, PW_M_COST_DEFAULT_KIB};
-    struct pw_source src = source(o);
+    struct pw_source src = crypt_key_pw_source(o);
     uint64_t t = p.t_cost, mib = p.m_cost_kib / 1024;
     int rc;
 
@@ -138,7 +138,7 @@ int crypt_key_decrypt(const struct crypt_key_opts *o, struct crypt_in *in,
                       struct crypt_key *k, uint8_t *lead, size_t *lead_len,
                       char *err, size_t cap)
 {
-    struct pw_source src = source(o);
+    struct pw_source src = crypt_key_pw_source(o);
     uint64_t mib = PW_MAX_M_COST_DEFAULT_KIB / 1024;
     ssize_t r;
     int rc;

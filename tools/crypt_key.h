@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "crypt_io.h"
+#include "passphrase.h"
 
 /* The key-source options as the command line gave them (NULL/0: absent). */
 struct crypt_key_opts {
@@ -52,6 +53,10 @@ int crypt_key_encrypt(const struct crypt_key_opts *o, struct crypt_key *k,
 int crypt_key_decrypt(const struct crypt_key_opts *o, struct crypt_in *in,
                       struct crypt_key *k, uint8_t *lead, size_t *lead_len,
                       char *err, size_t cap);
+
+/* crypt_key_pw_source -- where the passphrase comes from (the
+ * terminal, --passphrase-fd, --passphrase-file), for pw_read(). */
+struct pw_source crypt_key_pw_source(const struct crypt_key_opts *o);
 
 /* crypt_key_wipe -- the key and everything derived from it. */
 void crypt_key_wipe(struct crypt_key *k);
