@@ -50,7 +50,7 @@ speed:
 	@JOBS=$(JOBS) sh bench/peers-build.sh
 	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/aesir info
+	$(BUILD)/tools/aesir info
 	$(BENCH) $(SPEED_FLAGS)
 	@$(PLOT)
 	$(FILE_SPEED)
@@ -60,7 +60,7 @@ speed:
 # -aes-256-ctr` and `age` (installed by speed-deps.sh), cat and cp as the
 # I/O floor. FILE_SPEED_ENV sets SIZE_MB, RUNS or DIR (bench/file-speed.sh).
 FILE_SPEED_ENV ?=
-FILE_SPEED = $(FILE_SPEED_ENV) sh bench/file-speed.sh $(BUILD)/aesir $(BENCH)
+FILE_SPEED = $(FILE_SPEED_ENV) sh bench/file-speed.sh $(BUILD)/tools/aesir $(BENCH)
 file-speed:
 	@sh bench/speed-deps.sh
 	@$(MAKE) --no-print-directory all
