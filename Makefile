@@ -7,6 +7,7 @@ CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure
 
 .PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
+	file-speed \
 	install clean format ct-check ct-msan dudect cross-test wasm-speed \
 	coverage tsan fuzz python-test
 
@@ -49,9 +50,21 @@ speed:
 	@JOBS=$(JOBS) sh bench/peers-build.sh
 	@$(SODIUM_CURRENT)
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/aesir info
+	$(BUILD)/tools/aesir info
 	$(BENCH) $(SPEED_FLAGS)
 	@$(PLOT)
+	$(FILE_SPEED)
+
+# The file section (issue 20 point 4): `aesir encrypt/decrypt` on a
+# 1 GiB file in /dev/shm, whole processes, against `openssl enc
+# -aes-256-ctr` and `age` (installed by speed-deps.sh), cat and cp as the
+# I/O floor. FILE_SPEED_ENV sets SIZE_MB, RUNS or DIR (bench/file-speed.sh).
+FILE_SPEED_ENV ?=
+FILE_SPEED = $(FILE_SPEED_ENV) sh bench/file-speed.sh $(BUILD)/tools/aesir $(BENCH)
+file-speed:
+	@sh bench/speed-deps.sh
+	@$(MAKE) --no-print-directory all
+	$(FILE_SPEED)
 
 speed-full:
 	@sh bench/speed-deps.sh

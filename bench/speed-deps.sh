@@ -9,7 +9,9 @@ set -u
 
 PEERS="libssl-dev libgcrypt20-dev nettle-dev libsodium-dev libipsec-mb-dev \
 libbearssl-dev libwolfssl-dev libmbedtls-dev"
-TOOLS="pkg-config"
+# age: a peer of the file benchmark (bench/file-speed.sh, `aesir encrypt`
+# against `age` with a key).
+TOOLS="pkg-config age"
 
 installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"

@@ -635,6 +635,110 @@ def test_openssl_format(d, key):
               r.stdout == b"", "usage error %r" % args)
 
 
+# ---- all cores (issue 20 point 4) --------------------------------------
+
+BATCH = 64 * CHUNK  # one thread's share of a read (cmd_encrypt.c)
+
+
+def test_threads(d, key):
+    """--threads 1 (no pool), 2, 3 and the default give the same results
+    at sizes around the batch boundaries, through files and pipes; a
+    tampered chunk in a late batch releases exactly the chunks before it
+    and leaves no output file."""
+    raw = key_bytes(key)
+    base = os.urandom(5 * 2 * BATCH + 3 * CHUNK)
+    sizes = (0, 1, 2 * CHUNK, BATCH - 1, BATCH, BATCH + 1, 2 * BATCH - 1,
+             2 * BATCH, 2 * BATCH + CHUNK, 3 * BATCH + 17, len(base))
+    src = os.path.join(d, "mt.in")
+    modes = (["--threads", "1"], ["--threads", "2"], ["--threads", "3"], [])
+    for n in sizes:
+        msg = base[:n]
+        with open(src, "wb") as f:
+            f.write(msg)
+        cts = []
+        for t in modes:
+            # A file in, stdout out, and stdin (a pipe) in.
+            r = run(["encrypt", "-k", key] + t + [src])
+            r2 = run(["encrypt", "-k", key] + t, msg)
+            ok = r.returncode == 0 and r2.returncode == 0
+            try:
+                ok = ok and py_decrypt(raw, r.stdout) == msg and \
+                    py_decrypt(raw, r2.stdout) == msg
+            except Exception:
+                ok = False
+            check(ok and len(r.stdout) == len(r2.stdout) ==
+                  HDR + n + 16 * (n // CHUNK + 1),
+                  "encrypt %r, %d bytes: the format (Python decrypts)" %
+                  (t, n))
+            cts.append(r.stdout)
+        ct = py_encrypt(raw, msg)
+        for t in modes:
+            r = run(["decrypt", "-k", key] + t, ct)
+            check(r.returncode == 0 and r.stdout == msg and r.stderr == b"",
+                  "decrypt %r, %d bytes" % (t, n))
+        # Each thread count decrypts what another one encrypted.
+        r = run(["decrypt", "-k", key, "--threads", "3"], cts[0])
+        r2 = run(["decrypt", "-k", key, "--threads", "1"], cts[2])
+        check(r.stdout == msg and r2.stdout == msg,
+              "--threads 1 and 3 read each other, %d bytes" % n)
+    # Tampering in a late batch: chunk 300 of 643 (with 2 threads a read
+    # holds 128 chunks: the third read).
+    msg = base
+    ct = bytearray(py_encrypt(raw, msg))
+    bad_at = HDR + 300 * SEALED
+    ct[bad_at + 1234] ^= 0x40
+    ct = bytes(ct)
+    want = msg[:300 * CHUNK]
+    errs = set()
+    for t in modes + (["--threads", "8"],):
+        r = run(["decrypt", "-k", key] + t, ct)
+        check(r.returncode == 1 and r.stdout == want,
+              "tampered chunk 300, %r: exit 1, exactly chunks 0..299 out" % t)
+        check(b"offset %d" % bad_at in r.stderr,
+              "tampered chunk 300, %r: the offset named" % t)
+        errs.add(r.stderr)
+        # Through a file and -o: nothing appears, nothing is left.
+        cpath, out = os.path.join(d, "mt.ct"), os.path.join(d, "mt.out")
+        with open(cpath, "wb") as f:
+            f.write(ct)
+        before = files(d)
+        r = run(["decrypt", "-k", key] + t + ["-o", out, cpath])
+        check(r.returncode == 1 and not os.path.exists(out) and
+              files(d) == before and r.stdout == b"",
+              "tampered chunk 300, %r, -o: no output file" % t)
+    check(len(errs) == 1, "the same message for every thread count")
+    # Swapped chunks and trailing data after a large message: the same
+    # messages as one thread.
+    good = py_encrypt(raw, msg)
+    swapped = bytearray(good)
+    a, b = HDR + 200 * SEALED, HDR + 201 * SEALED
+    swapped[a:b], swapped[b:b + SEALED] = good[b:b + SEALED], good[a:b]
+    for bad, what in ((bytes(swapped), "swapped 200/201"),
+                      (good + b"\0" * 20000, "trailing data"),
+                      (good[:HDR + 400 * SEALED], "cut after chunk 399")):
+        r1 = run(["decrypt", "-k", key, "--threads", "1"], bad)
+        r3 = run(["decrypt", "-k", key, "--threads", "3"], bad)
+        check(r1.returncode == r3.returncode == 1 and
+              r1.stderr == r3.stderr and r1.stdout == r3.stdout and
+              msg.startswith(r3.stdout), what + ": as with one thread")
+    # Bad values: one line, exit 2.
+    for v in ("0", "65", "x", "", "-1", "2k"):
+        for cmd in ("encrypt", "decrypt"):
+            r = run([cmd, "-k", key, "--threads", v], b"")
+            check(r.returncode == 2 and r.stderr.count(b"\n") == 1 and
+                  b"--threads" in r.stderr and r.stdout == b"",
+                  "%s --threads %r: exit 2" % (cmd, v))
+    # With a passphrase header in front (its bytes lead the first read).
+    pf = os.path.join(d, "mt.pass")
+    with open(pf, "wb") as f:
+        f.write(b"threads\n")
+    m = base[:2 * BATCH + 5]
+    r = run(["encrypt", "--passphrase-file", pf, "--threads", "2"] + CHEAP, m)
+    r2 = run(["decrypt", "--passphrase-file", pf, "--threads", "3"], r.stdout)
+    check(r.returncode == 0 and r2.returncode == 0 and r2.stdout == m,
+          "-p with threads: round trip")
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         k256, k128 = test_keygen(d)
@@ -650,6 +754,7 @@ def main():
         test_progress(d, k256)
         test_passphrase(d, k256)
         test_openssl_format(d, k256)
+        test_threads(d, k256)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

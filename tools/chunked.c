@@ -14,6 +14,7 @@
 #include "chunked.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,21 +184,67 @@ size_t chunked_enc_out_max(const struct chunked_enc *e, size_t len)
     return (e->have + len) / CHUNKED_CHUNK * CHUNKED_SEALED;
 }
 
-/* seal -- chunk e->chunk of n bytes from in to out. */
-static int seal(struct chunked_enc *e, const uint8_t *in, size_t n,
-                uint8_t *out)
+int chunked_seal_chunk(const struct chunked_keys *k, uint64_t i,
+                       const uint8_t *in, size_t n, uint8_t *out)
 {
     uint8_t nonce[AESIR_GCM_NONCE_BYTES];
     size_t got;
 
-    if (e->chunk >= CHUNKED_MAX_CHUNKS)
+    if (i >= CHUNKED_MAX_CHUNKS)
         return CHUNKED_E_TOO_LONG;
-    chunked_nonce(&e->k, e->chunk, nonce);
-    if (aesir_gcm_seal(&e->k.gcm, nonce, sizeof(nonce), NULL, 0, out,
+    if (n > CHUNKED_CHUNK)
+        return CHUNKED_E_ARG;
+    chunked_nonce(k, i, nonce);
+    if (aesir_gcm_seal(&k->gcm, nonce, sizeof(nonce), NULL, 0, out,
                        n + CHUNKED_TAG, &got, in, n) != AESIR_OK)
         return CHUNKED_E_ARG;
-    e->chunk++;
     return CHUNKED_OK;
+}
+
+/* seal -- chunk e->chunk of n bytes from in to out. */
+static int seal(struct chunked_enc *e, const uint8_t *in, size_t n,
+                uint8_t *out)
+{
+    int rc = chunked_seal_chunk(&e->k, e->chunk, in, n, out);
+
+    if (rc == CHUNKED_OK)
+        e->chunk++;
+    return rc;
+}
+
+/* A batch of whole chunks for chunked_par: chunk first + j of in to out. */
+struct seal_batch {
+    const struct chunked_keys *k;
+    uint64_t first;
+    const uint8_t *in;
+    uint8_t *out;
+};
+
+static size_t seal_range(void *arg, size_t lo, size_t hi)
+{
+    const struct seal_batch *b = arg;
+
+    for (size_t j = lo; j < hi; j++)
+        if (chunked_seal_chunk(b->k, b->first + j, b->in + j * CHUNKED_CHUNK,
+                               CHUNKED_CHUNK,
+                               b->out + j * CHUNKED_SEALED) != CHUNKED_OK)
+            return j;
+    return SIZE_MAX;
+}
+
+/* seal_par -- seals the m whole chunks at in through e->par; returns how
+ * many sealed before the first failure (all m, normally). The caller
+ * seals from there on one by one, which reports the failure. */
+static size_t seal_par(struct chunked_enc *e, const uint8_t *in, size_t m,
+                       uint8_t *out)
+{
+    struct seal_batch b = {&e->k, e->chunk, in, out};
+    size_t f = e->par->run(e->par->pool, m, seal_range, &b);
+
+    if (f > m)
+        f = m;
+    e->chunk += f;
+    return f;
 }
 
 int chunked_enc_update(struct chunked_enc *e, const uint8_t *in, size_t len,
@@ -224,6 +271,11 @@ int chunked_enc_update(struct chunked_enc *e, const uint8_t *in, size_t len,
             return rc;
         o += CHUNKED_SEALED;
         e->have = 0;
+    }
+    if (e->par != NULL && len >= 2 * CHUNKED_CHUNK) {
+        size_t f = seal_par(e, in, len / CHUNKED_CHUNK, out + o);
+        in += f * CHUNKED_CHUNK, len -= f * CHUNKED_CHUNK;
+        o += f * CHUNKED_SEALED;
     }
     for (; len >= CHUNKED_CHUNK; in += CHUNKED_CHUNK, len -= CHUNKED_CHUNK) {
         if ((rc = seal(e, in, CHUNKED_CHUNK, out + o)) != CHUNKED_OK) {

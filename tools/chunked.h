@@ -76,6 +76,22 @@ const char *chunked_aead_name(size_t key_len);
  * plaintext buffers). */
 void chunked_wipe(void *p, size_t n);
 
+/*
+ * chunked_par -- many chunks at once (issue 20 point 4: chunks are
+ * independent). run(pool, n, fn, arg) calls fn(arg, lo, hi) over disjoint
+ * ranges [lo, hi) that together cover [0, n), possibly on several threads
+ * at once, returns when all have returned, and returns the smallest value
+ * any fn returned. fn returns SIZE_MAX when its whole range succeeded,
+ * else the index of its first failure (and stops there).
+ * tools/crypt_pool.c is one; NULL in a stream means one chunk after the
+ * other on the caller's thread.
+ */
+typedef size_t (*chunked_range_fn)(void *arg, size_t lo, size_t hi);
+struct chunked_par {
+    size_t (*run)(void *pool, size_t n, chunked_range_fn fn, void *arg);
+    void *pool;
+};
+
 /* The per-message secrets derived from the input key and salt. */
 struct chunked_keys {
     aesir_gcm_key gcm;
@@ -94,6 +110,25 @@ int chunked_derive(struct chunked_keys *k, const uint8_t *key, size_t key_len,
 /* chunked_keys_clear -- wipes k. */
 void chunked_keys_clear(struct chunked_keys *k);
 
+/*
+ * chunked_seal_chunk -- seals chunk i (n <= CHUNKED_CHUNK bytes of
+ * plaintext) into out (n + CHUNKED_TAG bytes), independently of any
+ * other chunk: k is only read, so threads may share it (aesir's GCM keys
+ * may be used concurrently once set up). CHUNKED_E_TOO_LONG when i >=
+ * 2^38. Whether the chunk is a full one or the final one is the caller's
+ * business (a full chunk is never the final one).
+ */
+int chunked_seal_chunk(const struct chunked_keys *k, uint64_t i,
+                       const uint8_t *in, size_t n, uint8_t *out);
+/*
+ * chunked_open_chunk -- opens chunk i (n sealed bytes, CHUNKED_TAG <= n
+ * <= CHUNKED_SEALED) into out (n - CHUNKED_TAG bytes, zeroed when it
+ * fails): CHUNKED_OK, CHUNKED_E_AUTH or CHUNKED_E_TOO_LONG. Like
+ * chunked_seal_chunk, safe on several threads with the same k.
+ */
+int chunked_open_chunk(const struct chunked_keys *k, uint64_t i,
+                       const uint8_t *in, size_t n, uint8_t *out);
+
 /* ---- streaming encryption ---------------------------------------- */
 
 struct chunked_enc {
@@ -101,6 +136,7 @@ struct chunked_enc {
     uint64_t chunk; /* index of the next chunk to seal */
     size_t have;    /* plaintext bytes waiting in buf */
     int finished;
+    const struct chunked_par *par; /* set after init; NULL: sequential */
     uint8_t buf[CHUNKED_CHUNK];
 };
 
@@ -121,7 +157,8 @@ size_t chunked_enc_out_max(const struct chunked_enc *e, size_t len);
 /*
  * chunked_enc_update -- takes all len bytes of in and writes every chunk
  * that is now full, sealed, to out (*out_len bytes; cap must be at least
- * chunked_enc_out_max(e, len)). Whole chunks go straight from in to out.
+ * chunked_enc_out_max(e, len)). Whole chunks go straight from in to out,
+ * through e->par when it is set (same bytes as without).
  */
 int chunked_enc_update(struct chunked_enc *e, const uint8_t *in, size_t len,
                        uint8_t *out, size_t cap, size_t *out_len);
@@ -147,6 +184,7 @@ struct chunked_dec {
     uint64_t chunk; /* index of the next chunk to open */
     uint64_t off;   /* ciphertext offset of buf[0] */
     size_t have;    /* bytes waiting in buf */
+    const struct chunked_par *par; /* set after init; NULL: sequential */
     uint8_t buf[CHUNKED_SEALED];
 };
 
@@ -162,7 +200,9 @@ size_t chunked_dec_out_max(const struct chunked_dec *d, size_t len);
  * plaintext of every full chunk that is now complete and authenticated
  * (*out_len bytes). On failure (commitment, a chunk) nothing of the
  * failing chunk is written, err says what and where, and the decryptor
- * refuses all further input.
+ * refuses all further input. With d->par, whole chunks are opened through
+ * it; the result (out, *out_len, the error and its offset) is the same as
+ * without: the chunks before the first failure, nothing after it.
  */
 int chunked_dec_update(struct chunked_dec *d, const uint8_t *in, size_t len,
                        uint8_t *out, size_t cap, size_t *out_len,

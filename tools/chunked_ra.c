@@ -28,6 +28,14 @@ int chunked_open_one(const struct chunked_keys *k, uint64_t i,
     return CHUNKED_OK;
 }
 
+int chunked_open_chunk(const struct chunked_keys *k, uint64_t i,
+                       const uint8_t *in, size_t n, uint8_t *out)
+{
+    if (n < CHUNKED_TAG || n > CHUNKED_SEALED)
+        return CHUNKED_E_ARG;
+    return chunked_open_one(k, i, in, n, out);
+}
+
 int chunked_find_final(const struct chunked_keys *k, uint64_t i,
                        const uint8_t *in, size_t n, size_t *trailing)
 {

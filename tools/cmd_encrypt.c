@@ -1,13 +1,14 @@
 /*
  * cmd_encrypt.c -- `aesir encrypt (-k KEYFILE | -p) [-o OUT] [--force]
- * [--context STR] [--quiet] [IN]`: IN (or stdin) in the C2SP chunked-
- * encryption format (c2sp.org/chunked-encryption; tools/chunked.h),
+ * [--context STR] [--threads N] [--quiet] [IN]`: IN (or stdin) in the C2SP
+ * chunked- encryption format (c2sp.org/chunked-encryption; tools/chunked.h),
  * AES-256-GCM or AES-128-GCM as the key file says.
  *
- * Speed: the input is read 1 MiB (64 chunks) at a time and the chunks are
- * sealed straight into one output buffer, written with one write(2): no
- * per-chunk copy or system call. Chunks are sealed on one core; a thread
- * pool over chunk batches is the next step (docs/tool.md).
+ * Speed: the input is read 1 MiB (64 chunks) per thread at a time and the
+ * chunks are sealed straight into one output buffer, written with one
+ * write(2): no per-chunk copy or system call. With more than one thread
+ * (--threads, default the online CPUs) the chunks of a read are sealed
+ * on a thread pool (crypt_pool.h), 64 per thread, and written in order.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -22,9 +23,10 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_pool.h"
 #include "progress.h"
 
-#define IN_BUF (64 * CHUNKED_CHUNK)
+#define IN_BUF (64 * CHUNKED_CHUNK) /* per thread */
 
 enum {
     O_KEY,
@@ -36,6 +38,7 @@ enum {
     O_OUT,
     O_FORCE,
     O_CONTEXT,
+    O_THREADS,
     O_QUIET,
     O_FORMAT,
     O_CIPHER,
@@ -48,15 +51,17 @@ static const struct args_opt opts[O_COUNT] = {
     {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
     {"--argon2-time", NULL, 1},   {"--argon2-memory", NULL, 1},
     {"--output", "-o", 1},        {"--force", "-f", 0},
-    {"--context", NULL, 1},       {"--quiet", "-q", 0},
-    {"--format", NULL, 1},        {"--cipher", NULL, 1},
-    {"--iter", NULL, 1},          {"--help", "-h", 0}};
+    {"--context", NULL, 1},       {"--threads", NULL, 1},
+    {"--quiet", "-q", 0},         {"--format", NULL, 1},
+    {"--cipher", NULL, 1},        {"--iter", NULL, 1},
+    {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
     fputs(
         "usage: aesir encrypt (-k KEYFILE | -p) [-o OUT] [--force] "
-        "[--context STR] [--quiet] [IN]\n"
+        "[--context STR] [--threads N]\n"
+        "                     [--quiet] [IN]\n"
         "  -k, --key FILE    key file (aesir keygen): AES-256-GCM or "
         "AES-128-GCM\n"
         "  -p, --passphrase  a passphrase (asked twice on the terminal), "
@@ -72,6 +77,8 @@ static void usage(FILE *f)
         "terminal]\n"
         "  -f, --force       replace an existing OUT\n"
         "  --context STR     C2SP context string, needed again to decrypt\n"
+        "  --threads N       seal chunks on N threads [online CPUs, at "
+        "most 16]\n"
         "  -q, --quiet       no progress line\n"
         "  --format F        c2sp (default), or openssl: the unauthenticated\n"
         "                    files of `openssl enc -pbkdf2` (a passphrase)\n"
@@ -84,11 +91,15 @@ static void usage(FILE *f)
 
 /* run -- the encryption proper, once key, input and output are set. */
 static int run(const struct crypt_key *k, struct crypt_in *in,
-               struct crypt_out *out, int quiet, char *err, size_t cap)
+               struct crypt_out *out, unsigned threads, int quiet, char *err,
+               size_t cap)
 {
     struct chunked_enc *e = crypt_alloc(sizeof(*e));
-    size_t out_cap = IN_BUF / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
-    uint8_t *ib = malloc(IN_BUF), *ob = malloc(out_cap), hdr[CHUNKED_HEADER];
+    size_t in_cap = threads * (size_t)IN_BUF,
+           out_cap = in_cap / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
+    uint8_t *ib = malloc(in_cap), *ob = malloc(out_cap), hdr[CHUNKED_HEADER];
+    struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
+    struct chunked_par par;
     struct progress p;
     size_t n;
     int rc = TOOL_EXIT_UNAVAILABLE, st;
@@ -105,12 +116,21 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
                                              : "libcrypto failed");
         goto done;
     }
+    if (threads > 1 && pool == NULL) {
+        snprintf(err, cap, "cannot start %u threads", threads);
+        rc = TOOL_EXIT_IO;
+        goto done;
+    }
+    if (pool != NULL) {
+        crypt_pool_par(pool, &par);
+        e->par = &par;
+    }
     if ((rc = crypt_write(out, k->prefix, k->prefix_len, err, cap)) != 0 ||
         (rc = crypt_write(out, hdr, sizeof(hdr), err, cap)) != 0)
         goto done;
     progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
     for (;;) {
-        ssize_t r = crypt_read(in->fd, ib, IN_BUF);
+        ssize_t r = crypt_read(in->fd, ib, in_cap);
         if (r < 0) {
             progress_end(&p);
             snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
@@ -132,7 +152,7 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
             goto done;
         }
         progress_add(&p, (uint64_t)r);
-        if ((size_t)r < IN_BUF)
+        if ((size_t)r < in_cap)
             break;
     }
     progress_end(&p);
@@ -144,11 +164,12 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     }
     rc = crypt_write(out, ob, n, err, cap);
 done:
+    crypt_pool_free(pool);
     if (e != NULL)
         chunked_enc_clear(e);
     free(e);
     if (ib != NULL)
-        chunked_wipe(ib, IN_BUF);
+        chunked_wipe(ib, in_cap);
     free(ib);
     free(ob);
     return rc;
@@ -166,6 +187,7 @@ int cmd_encrypt(int argc, char **argv)
     struct crypt_in in;
     struct crypt_out out;
     mode_t mask;
+    unsigned threads = 1;
     int rc;
 
     rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
@@ -189,6 +211,8 @@ int cmd_encrypt(int argc, char **argv)
     if (rc == 0 &&
         (ossl = crypt_ossl_selected(&oo, &ko, 0, err, sizeof(err))) < 0)
         rc = -1;
+    if (rc == 0)
+        rc = crypt_pool_threads(val[O_THREADS], &threads, err, sizeof(err));
     if (rc != 0) {
         fprintf(stderr, "aesir encrypt: %s\n", err);
         return TOOL_EXIT_USAGE;
@@ -218,7 +242,7 @@ int cmd_encrypt(int argc, char **argv)
     if (rc == 0 && ossl)
         rc = crypt_ossl_run(&oo, &ko, 0, &in, &out, err, sizeof(err));
     else if (rc == 0)
-        rc = run(&k, &in, &out, seen[O_QUIET], err, sizeof(err));
+        rc = run(&k, &in, &out, threads, seen[O_QUIET], err, sizeof(err));
     if (rc == 0)
         rc = crypt_out_commit(&out, err, sizeof(err));
     else
