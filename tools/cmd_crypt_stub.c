@@ -4,11 +4,21 @@
  * and random bytes, so each says so and exits 4.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "tool.h"
 
-static int unavailable(char **argv)
+/* --help still answers (exit 0), saying the command is unavailable. */
+static int unavailable(int argc, char **argv)
 {
+    if (argc == 2 &&
+        (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: aesir %s ...\n"
+               "unavailable in this build: built without OpenSSL (libcrypto "
+               ">= 3.0)\n",
+               argv[0]);
+        return 0;
+    }
     fprintf(stderr, "aesir %s: built without OpenSSL (libcrypto >= 3.0)\n",
             argv[0]);
     return TOOL_EXIT_UNAVAILABLE;
@@ -16,18 +26,15 @@ static int unavailable(char **argv)
 
 int cmd_encrypt(int argc, char **argv)
 {
-    (void)argc;
-    return unavailable(argv);
+    return unavailable(argc, argv);
 }
 
 int cmd_decrypt(int argc, char **argv)
 {
-    (void)argc;
-    return unavailable(argv);
+    return unavailable(argc, argv);
 }
 
 int cmd_keygen(int argc, char **argv)
 {
-    (void)argc;
-    return unavailable(argv);
+    return unavailable(argc, argv);
 }
