@@ -127,7 +127,7 @@ XTS_KERNELS(decc, 1, 1)
  * a carry-less kernel with its bulk loop below it (clang 14 keeps much
  * of the 16 tweak vectors on the stack there). */
 XTS_WIPES(704, 960, 1216)
-XTS_WIPES_BULK(1472, 1856, 2304)
+XTS_WIPES_BULK(1472, 1856, 2368)
 XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_enc, enc)
 XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_dec, dec)
 
