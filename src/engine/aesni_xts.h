@@ -72,21 +72,9 @@ ENGINE_INLINE vec xv_declast(vec x, vec k)
 {
     return _mm_aesdeclast_si128(x, k);
 }
-ENGINE_INLINE vec xv_sll64(vec v, __m128i c)
-{
-    return _mm_sll_epi64(v, c);
-}
-ENGINE_INLINE vec xv_srl64(vec v, __m128i c)
-{
-    return _mm_srl_epi64(v, c);
-}
 #define XV_SLLI64(v, i) _mm_slli_epi64((v), (i))
 #define XV_SLLB(v, i) _mm_slli_si128((v), (i))
 #define XV_SRLB(v, i) _mm_srli_si128((v), (i))
-ENGINE_INLINE vec xv_from_lanes(const __m128i *l)
-{
-    return l[0];
-}
 ENGINE_INLINE __m128i xv_lane0(vec v)
 {
     return v;
@@ -98,8 +86,8 @@ XTS_KERNELS(enc, 0, 0)
 XTS_KERNELS(dec, 1, 0)
 
 /* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
-XTS_WIPES(576, 576, 640)
-XTS_ENTRY(AESNI_XTS_ENC, enc, 576, 576, 640)
-XTS_ENTRY(AESNI_XTS_DEC, dec, 576, 576, 640)
+XTS_WIPES(576, 640, 640)
+XTS_ENTRY(AESNI_XTS_ENC, enc)
+XTS_ENTRY(AESNI_XTS_DEC, dec)
 
 #endif /* AESIR_AESNI_XTS_H */

@@ -76,21 +76,23 @@ ENGINE_INLINE vec xv_declast(vec x, vec k)
 {
     return _mm256_aesdeclast_epi128(x, k);
 }
-ENGINE_INLINE vec xv_sll64(vec v, __m128i c)
+/* Per-qword shift counts (a count of 64 or more gives 0). */
+ENGINE_INLINE vec xv_sllv64(vec v, vec c)
 {
-    return _mm256_sll_epi64(v, c);
+    return _mm256_sllv_epi64(v, c);
 }
-ENGINE_INLINE vec xv_srl64(vec v, __m128i c)
+ENGINE_INLINE vec xv_srlv64(vec v, vec c)
 {
-    return _mm256_srl_epi64(v, c);
+    return _mm256_srlv_epi64(v, c);
+}
+/* Lane j's two qwords: b + s j (shift counts; constants where used). */
+ENGINE_INLINE vec xv_counts(long long b, long long s)
+{
+    return _mm256_set_epi64x(b + s, b + s, b, b);
 }
 #define XV_SLLI64(v, i) _mm256_slli_epi64((v), (i))
 #define XV_SLLB(v, i) _mm256_bslli_epi128((v), (i))
 #define XV_SRLB(v, i) _mm256_bsrli_epi128((v), (i))
-ENGINE_INLINE vec xv_from_lanes(const __m128i *l)
-{
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(l[0]), l[1], 1);
-}
 ENGINE_INLINE __m128i xv_lane0(vec v)
 {
     return _mm256_castsi256_si128(v);
@@ -103,7 +105,7 @@ XTS_KERNELS(dec, 1, 0)
 
 /* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
 XTS_WIPES(1024, 1024, 1152)
-XTS_ENTRY(aesir_vaes_avx2_xts_enc, enc, 1024, 1024, 1152)
-XTS_ENTRY(aesir_vaes_avx2_xts_dec, dec, 1024, 1024, 1152)
+XTS_ENTRY(aesir_vaes_avx2_xts_enc, enc)
+XTS_ENTRY(aesir_vaes_avx2_xts_dec, dec)
 
 #endif /* x86 */

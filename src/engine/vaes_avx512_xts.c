@@ -1,17 +1,22 @@
 /*
  * vaes_avx512_xts.c -- the fused XTS kernels of vaes-avx512 (xts_enc,
  * xts_dec; internal.h, aesir_xts_fn): 4 blocks per zmm, 8 zmm (32
- * blocks) per iteration, a whole vector of tweaks stepped by x^32 per
- * lane: a 4-byte shift in each lane and the 32 bits shifted out folded
- * back in by one VPCLMULQDQ with 0x87 (xts_core.h explains the layout
- * and the arithmetic), masked tails.
+ * blocks) per iteration, a whole vector of tweaks per zmm, held as
+ * T ^ K_nr (the last round's key). With VPCLMULQDQ, 64 blocks and more
+ * go through a bulk loop with two iterations' tweaks in flight, each
+ * lane stepped by x^64 (a byte shift, one VPCLMULQDQ of the high qword
+ * with 0x87 and a three-way XOR); the rest by x^32 (a 4-byte shift in
+ * each lane and the 32 bits shifted out folded back in by one
+ * VPCLMULQDQ); masked tails. xts_core.h explains the layout and the
+ * arithmetic.
  *
  * CPU: the engine's own (VAES, AVX512F/BW/VL, AES-NI), and VPCLMULQDQ
- * for the carry-less step: without it (or with AESIR_CPU_DISABLE=vpclmul)
- * the same kernels fold with three shifts and two XORs instead. Every
- * VAES CPU so far has VPCLMULQDQ; the carry-less step leaves the AES
- * pipes more room (Zen 4, 16 KiB AES-128: about 19.2 GB/s against 18.7,
- * best of 300 runs, docs/modes/xts.md).
+ * for the carry-less steps: without it (or with
+ * AESIR_CPU_DISABLE=vpclmul) the same kernels fold with three shifts and
+ * two XORs instead, one iteration at a time. Every VAES CPU so far has
+ * VPCLMULQDQ; on Zen 4 the XORs, shifts and multiplies of the tweaks
+ * take turns on the AES pipes, so fewer of them is speed (figures in
+ * docs/modes/xts.md).
  *
  * Constant time: yes (xts_core.h; VPCLMULQDQ has a fixed latency).
  * Batch: 32 blocks.
@@ -77,28 +82,34 @@ ENGINE_INLINE vec xv_declast(vec x, vec k)
 {
     return _mm512_aesdeclast_epi128(x, k);
 }
-ENGINE_INLINE vec xv_sll64(vec v, __m128i c)
+/* Per-qword shift counts (a count of 64 or more gives 0). */
+ENGINE_INLINE vec xv_sllv64(vec v, vec c)
 {
-    return _mm512_sll_epi64(v, c);
+    return _mm512_sllv_epi64(v, c);
 }
-ENGINE_INLINE vec xv_srl64(vec v, __m128i c)
+ENGINE_INLINE vec xv_srlv64(vec v, vec c)
 {
-    return _mm512_srl_epi64(v, c);
+    return _mm512_srlv_epi64(v, c);
+}
+/* Lane j's two qwords: b + s j (shift counts; constants where used). */
+ENGINE_INLINE vec xv_counts(long long b, long long s)
+{
+    return _mm512_set_epi64(b + 3 * s, b + 3 * s, b + 2 * s, b + 2 * s, b + s,
+                            b + s, b, b);
 }
 #define XV_SLLI64(v, i) _mm512_slli_epi64((v), (i))
 #define XV_SLLB(v, i) _mm512_bslli_epi128((v), (i))
 #define XV_SRLB(v, i) _mm512_bsrli_epi128((v), (i))
-ENGINE_INLINE vec xv_from_lanes(const __m128i *l)
-{
-    vec v = _mm512_castsi128_si512(l[0]);
-    v = _mm512_inserti32x4(v, l[1], 1);
-    v = _mm512_inserti32x4(v, l[2], 2);
-    return _mm512_inserti32x4(v, l[3], 3);
-}
 #define XW_CLMUL 1
 ENGINE_INLINE vec xv_clmul87(vec d)
 {
     return _mm512_clmulepi64_epi128(d, _mm512_set1_epi64(0x87), 0x00);
+}
+/* The high qword of each lane times 0x87 (imm 0x01: the first operand's
+ * high qword). */
+ENGINE_INLINE vec xv_clmul87_hi(vec d)
+{
+    return _mm512_clmulepi64_epi128(d, _mm512_set1_epi64(0x87), 0x01);
 }
 ENGINE_INLINE __m128i xv_lane0(vec v)
 {
@@ -112,9 +123,12 @@ XTS_KERNELS(dec, 1, 0)
 XTS_KERNELS(encc, 0, 1)
 XTS_KERNELS(decc, 1, 1)
 
-/* Stack bounds by key size (xts_core.h, XTS_ENTRY). */
-XTS_WIPES(704, 896, 1152)
-XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_enc, enc, 704, 896, 1152)
-XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_dec, dec, 704, 896, 1152)
+/* Stack bounds by key size (xts_core.h, XTS_CALL): a kernel alone, and
+ * a carry-less kernel with its bulk loop below it (clang 14 keeps much
+ * of the 16 tweak vectors on the stack there). */
+XTS_WIPES(704, 960, 1216)
+XTS_WIPES_BULK(1472, 1856, 2368)
+XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_enc, enc)
+XTS_ENTRY_CLMUL(aesir_vaes_avx512_xts_dec, dec)
 
 #endif /* x86 */

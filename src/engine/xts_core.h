@@ -28,16 +28,20 @@
  * another: the tweak chain is U VW times shorter than doubling block by
  * block, and its instructions go to other ports than the AES rounds.
  *
- * The first tweaks of a call: T * x^k for k = 1 .. VW-1 in one xmm (by
- * the same shift-and-fold, shift counts in a register), then
- * tw[v] = tw[0] * x^(VW v). The next call's tweak (T_n, n blocks on) is
- * lane 0 of tw[0] times x^r after the r = n mod (U VW) blocks of the
- * tail.
+ * The first tweaks of a call (xts_tweaks): the vectors whose lanes are
+ * T * x^k with k < 8 (two on zmm, four on ymm, all eight on xmm) by
+ * shifts of each qword by its lane's own count and the same fold; every
+ * later vector a whole number of bytes on from one of them, as the step
+ * is. The next call's tweak (T_n, n blocks on) is lane 0 of tw[0] times
+ * x^r after the r = n mod (U VW) blocks of the tail.
  *
- * Whitening: P ^ T ^ K0 in one step (vpternlog with AVX-512VL, else two
- * XORs), and the last round's key XORed with T (aesenclast(x, K_nr ^ T)
- * = E(..) ^ T), so the output needs no XOR of its own. Decryption is
- * the same with aesdec on the equivalent inverse cipher's schedule.
+ * Whitening and the output XOR: the tweak registers hold T ^ K_nr, the
+ * last round's key for the block (aesenclast(x, K_nr ^ T) = E(..) ^ T,
+ * so the output needs no XOR of its own), and the whitening is
+ * P ^ (T ^ K_nr) ^ (K_0 ^ K_nr), one step (vpternlog with AVX-512VL,
+ * else two XORs). The step keeps that form by XORing a constant in its
+ * last XOR (xts_body). Decryption is the same with aesdec on the
+ * equivalent inverse cipher's schedule.
  *
  * Tails: after the bulk loop r < U VW blocks remain; they take
  * ceil(r / VW) vectors in one pass (a kernel per vector count), the last
@@ -52,10 +56,10 @@
  *   xv_load_part/xv_store_part(p, [v,] lb)  the first lb blocks only
  *   xv_xor, xv_xor3        XOR of two, three vectors
  *   xv_enc, xv_enclast, xv_dec, xv_declast   one AES round per lane
- *   xv_sll64, xv_srl64(v, __m128i count)     qword shifts by a count
+ *   xv_sllv64, xv_srlv64(v, c)  qword shifts, each by its qword of c,
+ *   xv_counts(b, s)        lane j's qwords b + s j   (both VW > 1 only)
  *   XV_SLLI64(v, imm), XV_SLLB(v, imm), XV_SRLB(v, imm)  by constants
  *                          (qword bits; bytes within each lane)
- *   xv_from_lanes(__m128i t[XW_VW])  lane j = t[j]
  *   xv_lane0(v)            lane 0 as an xmm
  * and XTS_NAME(x), the engine's prefix.
  *
@@ -78,17 +82,6 @@ ENGINE_INLINE vec xts_fold(vec d)
                   XV_SLLI64(d, 7));
 }
 
-/* t * x^k per lane, 0 <= k <= 56, k in a register (the set-up and the
- * tail's tweak: no immediate). */
-ENGINE_INLINE vec xts_mulx_var(vec t, unsigned k)
-{
-    const __m128i ck = _mm_cvtsi32_si128((int)k);
-    const __m128i cr = _mm_cvtsi32_si128((int)(64 - k));
-    vec b = xv_srl64(t, cr); /* each qword's top k bits, at the bottom;
-                                none when k = 0 (a count of 64) */
-    return xv_xor3(xv_sll64(t, ck), XV_SLLB(b, 8), xts_fold(XV_SRLB(b, 8)));
-}
-
 ENGINE_INLINE __m128i xts_mulx_var128(__m128i t, unsigned k)
 {
     const __m128i ck = _mm_cvtsi32_si128((int)k);
@@ -101,47 +94,125 @@ ENGINE_INLINE __m128i xts_mulx_var128(__m128i t, unsigned k)
         _mm_xor_si128(_mm_sll_epi64(t, ck), _mm_slli_si128(b, 8)), d);
 }
 
-/* t * x^(8 XW_STEP) per lane: the step of one iteration. With clmul
- * (XW_CLMUL: the engine has a carry-less multiply on its vectors, and
- * the CPU has VPCLMULQDQ) the fold is one multiply by 0x87. */
-ENGINE_INLINE vec xts_step(vec t, int clmul)
+/* t * x^(8 XW_STEP) per lane, xor c: the step of one iteration (c: the
+ * constant of the last-key form, below). With clmul (XW_CLMUL: the
+ * engine has a carry-less multiply on its vectors, and the CPU has
+ * VPCLMULQDQ) the fold is one multiply by 0x87. */
+ENGINE_INLINE vec xts_step(vec t, vec c, int clmul)
 {
     vec d = XV_SRLB(t, 16 - XW_STEP);
 #ifdef XW_CLMUL
     if (clmul)
-        return xv_xor(XV_SLLB(t, XW_STEP), xv_clmul87(d));
+        return xv_xor3(XV_SLLB(t, XW_STEP), xv_clmul87(d), c);
 #else
     (void)clmul;
 #endif
-    return xv_xor(XV_SLLB(t, XW_STEP), xts_fold(d));
+    return xv_xor(xv_xor3(d, XV_SLLI64(d, 1), XV_SLLI64(d, 2)),
+                  xv_xor3(XV_SLLI64(d, 7), XV_SLLB(t, XW_STEP), c));
 }
 
-/* The tweak registers for T (block i's tweak). */
-ENGINE_INLINE void xts_tweaks(vec tw[XW_U], __m128i t)
+/* d * 0x87 per lane (d in the low qword, at most 56 bits): one
+ * carry-less multiply where the engine and CPU have one. */
+ENGINE_INLINE vec xts_fold_by(vec d, int clmul)
 {
-    __m128i l[XW_VW];
-    l[0] = t;
+#ifdef XW_CLMUL
+    if (clmul)
+        return xv_clmul87(d);
+#else
+    (void)clmul;
+#endif
+    return xts_fold(d);
+}
+
+/* t * x^(8m) ^ k per lane, m = 1, 2 or 3 (bytes; immediates for the
+ * shifts whatever the optimisation). */
+ENGINE_INLINE vec xts_bytes(vec t, unsigned m, vec k, int clmul)
+{
+    vec s, d;
+    if (m == 1)
+        s = XV_SLLB(t, 1), d = XV_SRLB(t, 15);
+    else if (m == 2)
+        s = XV_SLLB(t, 2), d = XV_SRLB(t, 14);
+    else
+        s = XV_SLLB(t, 3), d = XV_SRLB(t, 13);
+    return xv_xor3(s, xts_fold_by(d, clmul), k);
+}
+
+#if defined(XW_CLMUL) && XW_STEP != 4
+#error "xts_core.h: the carry-less steps are written for zmm (XW_STEP 4)"
+#endif
+
+#ifdef XW_CLMUL
+/* t * x^(16 XW_STEP) ^ c per lane, for XW_STEP = 4 (zmm): x^64, the low
+ * qword up by 8 bytes and the high one times 0x87 (xv_clmul87_hi). */
+ENGINE_INLINE vec xts_step2(vec t, vec c)
+{
+    return xv_xor3(XV_SLLB(t, 8), xv_clmul87_hi(t), c);
+}
+#endif
+
+#define XW_B (8 / XW_VW) /* vectors whose lanes need shifts of < 8 bits */
+
+#if XW_VW > 1
+/* Vector v < XW_B: lane j holds T x^(VW v + j), each lane's own shift
+ * count (0..7) in a constant vector: the qwords shifted left, the bits
+ * shifted out of the low qword carried into the high one and those of
+ * the high qword folded back. */
+ENGINE_INLINE vec xts_base(__m128i t, unsigned v, int clmul)
+{
+    const long long k = XW_VW * v;
+    vec tb = xv_bcast(t);
+    vec b = xv_srlv64(tb, xv_counts(64 - k, -1)); /* a count of 64 gives 0 */
+    return xv_xor3(xv_sllv64(tb, xv_counts(k, 1)), XV_SLLB(b, 8),
+                   xts_fold_by(XV_SRLB(b, 8), clmul));
+}
+#endif
+
+/* The tweak registers for T (block i's tweak), in last-key form (T x^j
+ * ^ k, k = K_nr): the first XW_B vectors by per-lane shifts of 0..7
+ * bits, each later one a whole number of bytes on from one of them, the
+ * XOR with k in the fold's XOR. Some 40 vector instructions on zmm (the
+ * set-up of a short unit waits for them: 576 bytes are one iteration). */
+ENGINE_INLINE void xts_tweaks(vec kt[XW_U], __m128i t, vec k, int clmul,
+                              size_t n)
+{
+    /* for a unit shorter than an iteration only the vectors it uses
+     * (vector 0 always: the next tweak comes from it); the others are
+     * never read (k: something defined) */
+#define XW_NEED(v) ((v) == 0 || n > XW_VW * (size_t)(v))
+#if XW_VW > 1
+    vec base[XW_B];
     XW_UNROLL
-    for (unsigned j = 1; j < XW_VW; j++)
-        l[j] = xts_mulx_var128(t, j);
-    tw[0] = xv_from_lanes(l);
+    for (unsigned v = 0; v < XW_B; v++) {
+        base[v] = xts_base(t, v, clmul);
+        kt[v] = XW_NEED(v) ? xv_xor(base[v], k) : k;
+    }
+    XW_UNROLL
+    for (unsigned v = XW_B; v < XW_U; v++)
+        kt[v] = XW_NEED(v) ? xts_bytes(base[v % XW_B], v / XW_B, k, clmul) : k;
+#else
+    (void)clmul;
+    kt[0] = xv_xor(t, k);
     XW_UNROLL
     for (unsigned v = 1; v < XW_U; v++)
-        tw[v] = xts_mulx_var(tw[0], XW_VW * v);
+        kt[v] = XW_NEED(v) ? xv_xor(xts_mulx_var128(t, v), k) : k;
+#endif
+#undef XW_NEED
 }
 
-/* nv vectors (the last with lb blocks when part) through the rounds.
+/* nv vectors (the last with lb blocks when part) through the rounds;
+ * kt[v] = T ^ K_NR (the tweaks in last-key form), e = K_0 ^ K_NR.
  * NR, dec, nv, part are constants where this is inlined. */
-ENGINE_INLINE void xts_pass(const vec *k, unsigned NR, int dec, const vec *tw,
-                            uint8_t *out, const uint8_t *in, unsigned nv,
-                            int part, size_t lb)
+ENGINE_INLINE void xts_pass(const vec *k, unsigned NR, int dec, vec e,
+                            const vec *kt, uint8_t *out, const uint8_t *in,
+                            unsigned nv, int part, size_t lb)
 {
     vec x[XW_U];
     XW_UNROLL
     for (unsigned v = 0; v < nv; v++) {
         vec p = part && v + 1 == nv ? xv_load_part(in + 16 * XW_VW * v, lb)
                                     : xv_load(in + 16 * XW_VW * v);
-        x[v] = xv_xor3(p, tw[v], k[0]);
+        x[v] = xv_xor3(p, kt[v], e); /* P ^ T ^ K_0 */
     }
     XW_UNROLL
     for (unsigned r = 1; r < NR; r++) {
@@ -151,8 +222,7 @@ ENGINE_INLINE void xts_pass(const vec *k, unsigned NR, int dec, const vec *tw,
     }
     XW_UNROLL
     for (unsigned v = 0; v < nv; v++) {
-        vec kl = xv_xor(k[NR], tw[v]);
-        x[v] = dec ? xv_declast(x[v], kl) : xv_enclast(x[v], kl);
+        x[v] = dec ? xv_declast(x[v], kt[v]) : xv_enclast(x[v], kt[v]);
         if (part && v + 1 == nv)
             xv_store_part(out + 16 * XW_VW * v, x[v], lb);
         else
@@ -160,33 +230,144 @@ ENGINE_INLINE void xts_pass(const vec *k, unsigned NR, int dec, const vec *tw,
     }
 }
 
-/* n >= 1 blocks with NR rounds; tweak in, T_n out. */
-ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
-                            uint8_t tweak[16], uint8_t *out, const uint8_t *in,
-                            size_t n)
+/* The bulk loop of the carry-less kernels: n (a multiple of 64) blocks;
+ * tweak in, T_n out, like a kernel. (One more iteration of 32 blocks in
+ * it, for units of 64 k + 32 blocks and more, made its frame 968 bytes
+ * instead of 392 and the loop spill: AES-256 16 KiB 10% slower.) */
+typedef void xts_bulk_fn(const uint8_t *rk, uint8_t tweak[16], uint8_t *out,
+                         const uint8_t *in, size_t n);
+
+#ifdef XW_CLMUL
+/*
+ * Two iterations' tweaks in flight (kt, kb), each stepped by
+ * x^(16 XW_STEP) = x^64 on zmm: a lane times x^64 is its low qword moved
+ * up and the high one folded back, hi * 0x87 -- a byte shift, one
+ * carry-less multiply of the high qword and the XOR, with no shift to
+ * isolate the bits shifted out: one vector instruction fewer per vector
+ * than the x^32 step. A function of its own, with its own set-up, which
+ * xts_body calls for the multiple of 64 blocks first: inlined beside
+ * the tails, the 16 tweak vectors made the compilers keep copies of
+ * some on the stack and move them in the loop (33 stack accesses per 64
+ * blocks against 16 here), and passing the tweak vectors rather than
+ * the tweak made them live in memory.
+ */
+ENGINE_INLINE void xts_bulk2(const uint8_t *rk, unsigned NR, int dec,
+                             uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                             size_t n)
 {
-    vec k[15], tw[XW_U];
-    size_t r, nv, lb;
+    vec k[15], kt[XW_U], kb[XW_U], e, c, c2;
 
     XW_UNROLL
     for (unsigned i = 0; i <= NR; i++)
         k[i] = xv_bcast(
             _mm_load_si128((const __m128i *)(const void *)(rk + 16 * i)));
-    xts_tweaks(tw, _mm_loadu_si128((const __m128i *)(const void *)tweak));
-    for (; n >= XW_U * XW_VW; n -= XW_U * XW_VW) {
-        xts_pass(k, NR, dec, tw, out, in, XW_U, 0, XW_VW);
+    e = xv_xor(k[0], k[NR]);
+    c = xts_step(k[NR], k[NR], 1);
+    c2 = xts_step2(k[NR], k[NR]);
+    xts_tweaks(kt, _mm_loadu_si128((const __m128i *)(const void *)tweak), k[NR],
+               1, XW_U * XW_VW); /* every vector */
+    XW_UNROLL
+    for (unsigned v = 0; v < XW_U; v++)
+        kb[v] = xts_step(kt[v], c, 1);
+    for (; n != 0; n -= 2 * XW_U * XW_VW) {
+        xts_pass(k, NR, dec, e, kt, out, in, XW_U, 0, XW_VW);
         XW_UNROLL
         for (unsigned v = 0; v < XW_U; v++)
-            tw[v] = xts_step(tw[v], clmul);
+            kt[v] = xts_step2(kt[v], c2);
+        in += 16 * XW_U * XW_VW, out += 16 * XW_U * XW_VW;
+        xts_pass(k, NR, dec, e, kb, out, in, XW_U, 0, XW_VW);
+        XW_UNROLL
+        for (unsigned v = 0; v < XW_U; v++)
+            kb[v] = xts_step2(kb[v], c2);
+        in += 16 * XW_U * XW_VW, out += 16 * XW_U * XW_VW;
+    }
+    _mm_storeu_si128((__m128i *)(void *)tweak, xv_lane0(xv_xor(kt[0], k[NR])));
+}
+
+#define XTS_BULK(NR, dec)                                                      \
+    ENGINE_FN STACK_WIPE_BODY void XTS_NAME(bulk_##NR##_##dec)(                \
+        const uint8_t *rk, uint8_t tweak[16], uint8_t *out, const uint8_t *in, \
+        size_t n)                                                              \
+    {                                                                          \
+        xts_bulk2(rk, NR, dec, tweak, out, in, n);                             \
+    }
+XTS_BULK(10, 0)
+XTS_BULK(12, 0)
+XTS_BULK(14, 0)
+XTS_BULK(10, 1)
+XTS_BULK(12, 1)
+XTS_BULK(14, 1)
+#undef XTS_BULK
+#define XTS_BULK_OF(NR, dec, c) ((c) ? XTS_NAME(bulk_##NR##_##dec) : NULL)
+#else
+#define XTS_BULK_OF(NR, dec, c) NULL
+#endif
+
+/*
+ * n >= 1 blocks with NR rounds; tweak in, T_n out.
+ *
+ * The tweak registers hold T ^ K_NR (kt, the "last-key form"): the last
+ * round's key as it is, and the whitening P ^ T ^ K_0 = P ^ kt ^ e with
+ * e = K_0 ^ K_NR, one three-way XOR. The step is linear, so stepping kt
+ * gives (T x^s) ^ (K_NR x^s), off by the constant c = (K_NR x^s) ^ K_NR
+ * from the next kt; the step's own final XOR takes c as a third input
+ * (vpternlog). Per vector and iteration: the whitening and the step's
+ * shifts, fold and XOR -- one vector instruction fewer than keeping T
+ * and XORing K_NR into it for the last round (Zen 4, where the XORs and
+ * shifts of a zmm take the AES pipes' turns part of the time: see
+ * docs/modes/xts.md).
+ */
+ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
+                            xts_bulk_fn *bulk, uint8_t tweak[16], uint8_t *out,
+                            const uint8_t *in, size_t n)
+{
+    vec k[15], kt[XW_U], e, c;
+    size_t r, nv, lb;
+
+#ifdef XW_CLMUL
+    if (bulk != NULL && n >= 2 * XW_U * XW_VW) {
+        size_t m = n - n % (2 * XW_U * XW_VW);
+        bulk(rk, tweak, out, in, m);
+        in += 16 * m, out += 16 * m, n -= m;
+        if (n == 0)
+            return;
+    }
+#else
+    (void)bulk;
+#endif
+    XW_UNROLL
+    for (unsigned i = 0; i <= NR; i++)
+        k[i] = xv_bcast(
+            _mm_load_si128((const __m128i *)(const void *)(rk + 16 * i)));
+    e = xv_xor(k[0], k[NR]);
+    c = xts_step(k[NR], k[NR], clmul);
+    xts_tweaks(kt, _mm_loadu_si128((const __m128i *)(const void *)tweak), k[NR],
+               clmul, n);
+    for (; n >= XW_U * XW_VW; n -= XW_U * XW_VW) {
+        size_t left = n - XW_U * XW_VW;
+        xts_pass(k, NR, dec, e, kt, out, in, XW_U, 0, XW_VW);
+        /* after the last iteration only the tail's vectors and vector 0
+         * (the next tweak) are stepped: on a 36-block unit 1 carry-less
+         * step instead of 8 (each one an AES turn on Zen 4) */
+        if (left >= XW_U * XW_VW) {
+            XW_UNROLL
+            for (unsigned v = 0; v < XW_U; v++)
+                kt[v] = xts_step(kt[v], c, clmul);
+        } else {
+            XW_UNROLL
+            for (unsigned v = 0; v < XW_U; v++)
+                if (v == 0 || left > XW_VW * v)
+                    kt[v] = xts_step(kt[v], c, clmul);
+        }
         in += 16 * XW_U * XW_VW, out += 16 * XW_U * XW_VW;
     }
     r = n;
     nv = (r + XW_VW - 1) / XW_VW;
     lb = r - XW_VW * (nv - (nv > 0));
-#define XTS_TAIL(c)                                                            \
-    case c:                                                                    \
-        if (c <= XW_U)                                                         \
-            xts_pass(k, NR, dec, tw, out, in, c, lb != XW_VW, lb);             \
+#define XTS_TAIL(n)                                                            \
+    case n:                                                                    \
+        if (n <= XW_U)                                                         \
+            xts_pass(k, NR, dec, e, kt, out, in, n, lb != XW_VW, lb);          \
         break;
     switch (nv) {
         XTS_TAIL(1)
@@ -201,8 +382,9 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
         break;
     }
 #undef XTS_TAIL
-    _mm_storeu_si128((__m128i *)(void *)tweak,
-                     xts_mulx_var128(xv_lane0(tw[0]), (unsigned)r));
+    _mm_storeu_si128(
+        (__m128i *)(void *)tweak,
+        xts_mulx_var128(xv_lane0(xv_xor(kt[0], k[NR])), (unsigned)r));
 }
 
 /* One kernel per key size, direction and step (c: 0 shifts, 1
@@ -212,7 +394,7 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
         const uint8_t *rk, uint8_t tweak[16], uint8_t *out, const uint8_t *in, \
         size_t n)                                                              \
     {                                                                          \
-        xts_body(rk, NR, dec, c, tweak, out, in, n);                           \
+        xts_body(rk, NR, dec, c, XTS_BULK_OF(NR, dec, c), tweak, out, in, n);  \
     }
 #define XTS_KERNELS(dir, dec, c)                                               \
     XTS_KERNEL(dir##10, 10, dec, c)                                            \
@@ -241,46 +423,56 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
     XTS_WIPE(wipe10, b10)                                                      \
     XTS_WIPE(wipe12, b12)                                                      \
     XTS_WIPE(wipe14, b14)
+/* The deeper ones after a carry-less kernel that called its bulk loop
+ * (64 blocks or more): the kernel's frame and the bulk loop's below it. */
+#define XTS_WIPES_BULK(b10, b12, b14)                                          \
+    XTS_WIPE(wipe10b, b10)                                                     \
+    XTS_WIPE(wipe12b, b12)                                                     \
+    XTS_WIPE(wipe14b, b14)
 
 /* The kernel of dir for nr, then the stack it used wiped (what the
- * compiler spilled of tweaks, round keys, data): b10, b12, b14 bytes by
- * key size, the bound of stack_wipe.h (the larger frame of gcc 12 and
- * clang 14, -fstack-usage, plus 256, rounded up to 64), so that
- * AES-128's smaller frame is not paid for at 256. */
-#define XTS_CALL(dir, b10, b12, b14)                                           \
+ * compiler spilled of tweaks, round keys, data): by key size, the bound
+ * of stack_wipe.h (the larger depth of gcc 12 and clang 14,
+ * -fstack-usage, plus 256, rounded up to 64), so that AES-128's smaller
+ * frame is not paid for at 256; with sfx b (a call that went through
+ * the bulk loop) the deeper bound. */
+#define XTS_CALL(dir, sfx)                                                     \
     do {                                                                       \
         if (nr == 10) {                                                        \
             XTS_NAME(dir##10)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe10)();                                                \
+            XTS_NAME(wipe10##sfx)();                                           \
         } else if (nr == 12) {                                                 \
             XTS_NAME(dir##12)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe12)();                                                \
+            XTS_NAME(wipe12##sfx)();                                           \
         } else {                                                               \
             XTS_NAME(dir##14)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe14)();                                                \
+            XTS_NAME(wipe14##sfx)();                                           \
         }                                                                      \
     } while (0)
 
 /* The entry point (aesir_xts_fn). */
-#define XTS_ENTRY(name, dir, b10, b12, b14)                                    \
+#define XTS_ENTRY(name, dir)                                                   \
     void name(const void *rk, unsigned nr, uint8_t tweak[16], uint8_t *out,    \
               const uint8_t *in, size_t n)                                     \
     {                                                                          \
         const uint8_t *k = ENGINE_RK(rk);                                      \
-        XTS_CALL(dir, b10, b12, b14);                                          \
+        XTS_CALL(dir, );                                                       \
     }
 
 /* The same choosing the carry-less kernels (dir##c) when the CPU has
- * VPCLMULQDQ (after AESIR_CPU_DISABLE), the shift kernels otherwise. */
-#define XTS_ENTRY_CLMUL(name, dir, b10, b12, b14)                              \
+ * VPCLMULQDQ (after AESIR_CPU_DISABLE), the shift kernels otherwise;
+ * the includer defines XTS_WIPES_BULK too. */
+#define XTS_ENTRY_CLMUL(name, dir)                                             \
     void name(const void *rk, unsigned nr, uint8_t tweak[16], uint8_t *out,    \
               const uint8_t *in, size_t n)                                     \
     {                                                                          \
         const uint8_t *k = ENGINE_RK(rk);                                      \
-        if (aesir_cpu_features() & AESIR_CPU_VPCLMUL)                          \
-            XTS_CALL(dir##c, b10, b12, b14);                                   \
+        if (!(aesir_cpu_features() & AESIR_CPU_VPCLMUL))                       \
+            XTS_CALL(dir, );                                                   \
+        else if (n < 2 * XW_U * XW_VW)                                         \
+            XTS_CALL(dir##c, );                                                \
         else                                                                   \
-            XTS_CALL(dir, b10, b12, b14);                                      \
+            XTS_CALL(dir##c, b);                                               \
     }
 
 #endif /* AESIR_XTS_CORE_H */
