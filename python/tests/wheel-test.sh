@@ -42,6 +42,9 @@ print("aesir", aesir.__version__, "from", d, "default engine", aesir.default_eng
 PY
 
 echo "== pytest on python/tests against the installed wheel =="
+# aesir.chunked's interop tests run the tool named by AESIR_TOOL (the
+# Makefile builds it); without one they skip and say so.
+echo "aesir tool for interop: ${AESIR_TOOL:-none (AESIR_TOOL unset)}"
 "$v/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
 
 echo "== python -m aesir.bench --quick =="
