@@ -231,6 +231,19 @@ class _AEGIS(_Base):
         """How the engine runs AEGIS: "kernel", "round" or "round-ct64"."""
         return self._pair()[1]
 
+    def encryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental encryption of one message (the C API's
+        aesir_aegis_start/_aad/_encrypt_update/_finish):
+        authenticate_additional_data() first, then update()..., finalize(),
+        then .tag (tag_length bytes). Same bytes as encrypt() in one call."""
+        return _aesir.Stream(self, _KAEGIS, nonce, False)
+
+    def decryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental decryption. update() returns plaintext that is NOT
+        authenticated until finalize_with_tag(tag) returns: act on none of
+        it before then (or use decrypt(), which releases nothing unverified)."""
+        return _aesir.Stream(self, _KAEGIS, nonce, True)
+
 
 def _aegis(name: str, variant: int, bits: int, doc: str) -> type:
     attrs = {"__slots__": (), "_variant": variant, "_key_bits": (bits,)}
