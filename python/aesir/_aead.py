@@ -245,17 +245,47 @@ class _AEGIS(_Base):
         return _aesir.Stream(self, _KAEGIS, nonce, True)
 
 
-def _aegis(name: str, variant: int, bits: int, doc: str) -> type:
-    attrs = {"__slots__": (), "_variant": variant, "_key_bits": (bits,)}
-    return type(name, (_AEGIS,), dict(attrs, __doc__=doc))
+class AEGIS128L(_AEGIS):
+    """AEGIS-128L: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 1, (128,)
 
 
-AEGIS128L = _aegis("AEGIS128L", 1, 128, "AEGIS-128L: 16-byte key and nonce.")
-AEGIS256 = _aegis("AEGIS256", 2, 256, "AEGIS-256: 32-byte key and nonce.")
-AEGIS128X2 = _aegis("AEGIS128X2", 3, 128, "AEGIS-128X2: 16-byte key and nonce.")
-AEGIS128X4 = _aegis("AEGIS128X4", 4, 128, "AEGIS-128X4: 16-byte key and nonce.")
-AEGIS256X2 = _aegis("AEGIS256X2", 5, 256, "AEGIS-256X2: 32-byte key and nonce.")
-AEGIS256X4 = _aegis("AEGIS256X4", 6, 256, "AEGIS-256X4: 32-byte key and nonce.")
+class AEGIS256(_AEGIS):
+    """AEGIS-256: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 2, (256,)
+
+
+class AEGIS128X2(_AEGIS):
+    """AEGIS-128X2: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 3, (128,)
+
+
+class AEGIS128X4(_AEGIS):
+    """AEGIS-128X4: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 4, (128,)
+
+
+class AEGIS256X2(_AEGIS):
+    """AEGIS-256X2: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 5, (256,)
+
+
+class AEGIS256X4(_AEGIS):
+    """AEGIS-256X4: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 6, (256,)
+
 
 for _c in (AEGIS128L, AEGIS256, AEGIS128X2, AEGIS128X4, AEGIS256X2, AEGIS256X4):
     _c.__module__ = "aesir"

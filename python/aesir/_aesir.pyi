@@ -42,6 +42,9 @@ class AEAD:
     def decrypt_into(
         self, nonce: Any, data: Buffer, associated_data: Any, buf: Buffer
     ) -> int: ...
+    def _c_loop(
+        self, nonce: Buffer, data: Buffer, buf: Buffer, iters: int, decrypt: bool
+    ) -> float: ...
 
 class Stream:
     def __init__(

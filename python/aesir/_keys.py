@@ -142,13 +142,13 @@ def argon2id(password: bytes, salt: bytes, t_cost: int, m_cost_kib: int, length:
         pass
     else:
         try:
-            return Argon2id(
+            return bytes(Argon2id(
                 salt=salt,
                 length=length,
                 iterations=t_cost,
                 lanes=1,
                 memory_cost=m_cost_kib,
-            ).derive(password)
+            ).derive(password))
         except UnsupportedAlgorithm:  # its OpenSSL has no Argon2
             pass
     try:
@@ -158,8 +158,8 @@ def argon2id(password: bytes, salt: bytes, t_cost: int, m_cost_kib: int, length:
             "passphrase files need Argon2id: install cryptography>=44 or "
             "argon2-cffi (neither is importable here)"
         ) from None
-    return hash_secret_raw(
-        password, salt, t_cost, m_cost_kib, 1, length, Type.ID, version=19
+    return bytes(
+        hash_secret_raw(password, salt, t_cost, m_cost_kib, 1, length, Type.ID, version=19)
     )
 
 

@@ -111,7 +111,7 @@ class ChunkedReader(io.RawIOBase):
     # ---- random access --------------------------------------------------
 
     def _open_random(self) -> None:
-        ct_len = self._raw.seek(0, io.SEEK_END) - self._start
+        ct_len = int(self._raw.seek(0, io.SEEK_END)) - self._start
         status, k, pt_len = c.layout(ct_len)
         if status != "ok":
             body = ct_len - c.HEADER
@@ -257,6 +257,13 @@ class ChunkedReader(io.RawIOBase):
                 raise
         return done
 
+    def read(self, size: int = -1) -> bytes:
+        """Up to size bytes (all that is left when size < 0); b"" at the end."""
+        if size is None or size < 0:
+            return self.readall()
+        buf = bytearray(size)
+        return bytes(buf[: self.readinto(buf)])
+
     def readall(self) -> bytes:
         if self.size is not None:
             buf = bytearray(max(self.size - self._pos, 0))
@@ -264,7 +271,7 @@ class ChunkedReader(io.RawIOBase):
             if n < len(buf):  # an error after some bytes: raise it now
                 self.readinto(bytearray(1))
             return bytes(buf)
-        parts = []
+        parts: list[bytes] = []
         while True:
             part = self.read(16 * c.CHUNK)
             if not part:

@@ -40,18 +40,8 @@ from typing import Any, BinaryIO, Literal, Optional, Union, overload
 
 from . import _c2sp as c
 from ._c2sp import ChunkedError
-from ._keys import (
-    PW_HEADER,
-    PW_M_DEFAULT_KIB,
-    PW_MAX_M_DEFAULT_KIB,
-    PW_T_DEFAULT,
-    KeyFileError,
-    format_key,
-    generate_key,
-    load_key,
-    pw_open,
-    pw_seal,
-)
+from . import _keys
+from ._keys import KeyFileError, format_key, generate_key, load_key
 from ._reader import ChunkedReader
 from ._types import Buffer
 
@@ -269,9 +259,9 @@ def open(
     context: Buffer = b"",
     passphrase: Union[str, bytes, None] = None,
     key_bits: int = 256,
-    argon2_time: int = PW_T_DEFAULT,
-    argon2_memory_kib: int = PW_M_DEFAULT_KIB,
-    max_memory_kib: int = PW_MAX_M_DEFAULT_KIB,
+    argon2_time: int = _keys.PW_T_DEFAULT,
+    argon2_memory_kib: int = _keys.PW_M_DEFAULT_KIB,
+    max_memory_kib: int = _keys.PW_MAX_M_DEFAULT_KIB,
 ) -> Union[ChunkedReader, ChunkedWriter]:
     """Opens a C2SP chunked-encryption file for reading ("rb") or writing
     ("wb"). file: a path, or a binary file object (read from / written to
@@ -296,29 +286,29 @@ def open(
     if mode == "wb":
         prefix = b""
         if passphrase is not None:
-            prefix, key = pw_seal(passphrase, key_bits // 8, argon2_time, argon2_memory_kib)
+            prefix, key = _keys.pw_seal(passphrase, key_bits // 8, argon2_time, argon2_memory_kib)
             ctx = prefix + ctx
         assert key is not None
         if not is_path:
             return ChunkedWriter(file, key, ctx, prefix)
         target = os.fsdecode(os.fspath(file))  # type: ignore[arg-type]
-        d, base = os.path.split(target)
-        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=d or ".")
-        raw = os.fdopen(fd, "wb")
+        d, name = os.path.split(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=d or ".")
+        out = os.fdopen(fd, "wb")
         try:
-            return ChunkedWriter(raw, key, ctx, prefix, target, tmp)
+            return ChunkedWriter(out, key, ctx, prefix, target, tmp)
         except BaseException:
-            raw.close()
+            out.close()
             os.unlink(tmp)
             raise
-    raw = builtins.open(file, "rb", buffering=0) if is_path else file  # type: ignore[arg-type]
+    raw: Any = builtins.open(file, "rb", buffering=0) if is_path else file  # type: ignore[arg-type]
     try:
         if passphrase is not None:
-            hdr = c.read_exact(raw, PW_HEADER)
-            key = pw_open(hdr, passphrase, max_memory_kib)
+            hdr = c.read_exact(raw, _keys.PW_HEADER)
+            key = _keys.pw_open(hdr, passphrase, max_memory_kib)
             ctx = hdr + ctx
         assert key is not None
-        base = PW_HEADER if passphrase is not None else 0
+        base = _keys.PW_HEADER if passphrase is not None else 0
         return ChunkedReader(raw, bytes(key), ctx, owns=is_path, base=base)
     except BaseException:
         if is_path:

@@ -4,7 +4,7 @@
 # (python/tests/requirements.txt), a wheel built from python/ by
 # scikit-build-core (the C library compiled in), that wheel installed
 # and imported from outside the source tree, the tests run against it,
-# and a short benchmark run.
+# mypy over the package and a typed usage file, and a short benchmark run.
 #
 # usage: wheel-test.sh OUT_DIR [JOBS]   (PYTHON picks the interpreter)
 set -eu
@@ -46,6 +46,18 @@ echo "== pytest on python/tests against the installed wheel =="
 # Makefile builds it); without one they skip and say so.
 echo "aesir tool for interop: ${AESIR_TOOL:-none (AESIR_TOOL unset)}"
 "$v/python" -m pytest -q -p no:cacheprovider "$root/python/tests"
+
+echo "== mypy --strict: the package with its stubs; typed use of the installed wheel =="
+# The first run checks python/aesir (the .py modules and _aesir.pyi)
+# and tests/typing_usage.py under pyproject.toml's [tool.mypy]; the
+# second checks the usage file from outside the tree, so aesir resolves
+# to the installed wheel and its py.typed and stubs are what is used;
+# stubtest compares the stub with the compiled module itself.
+(cd "$root/python" && "$v/python" -m mypy --cache-dir "$out/mypy-src")
+rm -rf "$out/typing" && mkdir -p "$out/typing"
+cp "$root/python/tests/typing_usage.py" "$out/typing/"
+(cd "$out/typing" && "$v/python" -m mypy --strict --cache-dir "$out/mypy-wheel" \
+    typing_usage.py && "$v/python" -m mypy.stubtest aesir._aesir)
 
 echo "== python -m aesir.bench --quick =="
 "$v/python" -m aesir.bench --quick
