@@ -25,6 +25,7 @@ import hmac
 import os
 import secrets
 import struct
+import warnings
 from typing import Tuple, Union
 
 _PREFIX = "aesir-key-"
@@ -110,9 +111,18 @@ def _parse_line(s: str) -> bytes:
 
 
 def load_key(path: Union[str, "os.PathLike[str]"]) -> bytes:
-    """The key (16 or 32 bytes) in the aesir key file at path."""
+    """The key (16 or 32 bytes) in the aesir key file at path. A file that
+    group or others may access is still used, with a warning (as the
+    tool does: chmod 600 it)."""
     with open(path, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
         data = f.read(FILE_MAX + 1)
+    if mode & 0o077:
+        warnings.warn(
+            f"key file {os.fspath(path)!r} is accessible to group or others "
+            "(chmod 600 it)",
+            stacklevel=2,
+        )
     if len(data) > FILE_MAX:
         raise KeyFileError(f"key file {os.fspath(path)!r}: too big for a key file")
     try:

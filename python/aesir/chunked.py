@@ -84,15 +84,15 @@ class ChunkedWriter(io.RawIOBase):
         super().__init__()
         self._raw: Any = raw
         self._target, self._tmp = target, tmp
-        self.name = target if target is not None else getattr(raw, "name", None)
-        salt = os.urandom(c.SALT)
-        self._keys = c.Keys(bytes(key), salt, bytes(context))
+        self._done = False  # first: abort() works whatever fails below
         self._buf = bytearray(c.CHUNK)
         self._have = 0
         self._out = bytearray(c.SEALED)
         self._i = 0  # index of the next chunk
         self._n = 0  # plaintext bytes taken
-        self._done = False
+        self.name = target if target is not None else getattr(raw, "name", None)
+        salt = os.urandom(c.SALT)
+        self._keys = c.Keys(bytes(key), salt, bytes(context))
         _write_all(raw, prefix + salt + self._keys.commit)
 
     def writable(self) -> bool:
@@ -110,9 +110,19 @@ class ChunkedWriter(io.RawIOBase):
         self._i += 1
 
     def write(self, b: Buffer) -> int:  # type: ignore[override]
+        """Takes all of b. A write that fails (the file's own error, say a
+        full disk) aborts the message: some of b may be in the file and
+        some not, so finishing it later could look valid and not be."""
         if self.closed or self._done:
             raise ValueError("write to a closed chunked writer")
         mv = memoryview(b).cast("B")
+        try:
+            return self._write(mv)
+        except BaseException:
+            self.abort()
+            raise
+
+    def _write(self, mv: memoryview) -> int:
         total = len(mv)
         while len(mv):
             if self._have == 0 and len(mv) >= c.CHUNK:

@@ -318,6 +318,29 @@ def test_writer_garbage_collected_is_not_finished(tmp_path):
     assert len(b.getvalue()) == 56  # the header only: refused as truncated
 
 
+def test_failed_write_aborts():
+    """A write the file refuses ends the message: no later close() may
+    make a valid-looking file without the lost bytes."""
+
+    class Full(io.BytesIO):
+        room = 56 + 16400 + 100
+
+        def write(self, b):
+            if self.tell() + len(b) > self.room:
+                raise OSError(28, "No space left on device")
+            return super().write(b)
+
+    key, f = os.urandom(32), Full()
+    w = chunked.open(f, "wb", key=key)
+    w.write(bytes(16384))
+    with pytest.raises(OSError):
+        w.write(bytes(16384))
+    assert w.closed
+    w.close()  # no final chunk now
+    for err, _ in errors(f.getvalue(), key):
+        assert err.reason == "full-final"
+
+
 def test_writer_to_path(tmp_path):
     key, msg = os.urandom(32), os.urandom(100000)
     target = tmp_path / "f.enc"
@@ -361,7 +384,12 @@ KEYLINE = chunked.format_key(bytes(range(32)))
 def test_key_file(tmp_path):
     p = tmp_path / "k"
     p.write_text(f"# comment\n\n{KEYLINE}\r\n")
+    os.chmod(p, 0o600)
     assert chunked.load_key(p) == bytes(range(32))
+    os.chmod(p, 0o640)
+    with pytest.warns(UserWarning, match="chmod 600"):
+        assert chunked.load_key(p) == bytes(range(32))
+    os.chmod(p, 0o600)
     p.write_text(KEYLINE.upper().replace("AESIR-KEY-V1-AES256", "aesir-key-v1-aes256"))
     assert chunked.load_key(str(p)) == bytes(range(32))
     k16 = chunked.generate_key(128)
@@ -387,6 +415,7 @@ def test_key_file(tmp_path):
 def test_key_file_errors(tmp_path, text, words):
     p = tmp_path / "k"
     p.write_text(text)
+    os.chmod(p, 0o600)
     with pytest.raises(chunked.KeyFileError, match=words):
         chunked.load_key(p)
 
