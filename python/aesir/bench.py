@@ -16,6 +16,7 @@ not installed are left out.
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
@@ -57,6 +58,7 @@ def _best(
 
 Fn = Callable[[bytes, bytes], bytes]  # (data, associated data) -> result
 Lib = Tuple[str, Optional[AEAD], Fn, Fn]  # name, aesir key object, enc, dec
+Row = Tuple[str, int, str, str, float]  # mode, size, direction, library, ns
 
 
 def _nonced(name: str, obj: Any, nonce: bytes, aesir_obj: Optional[AEAD] = None) -> Lib:
@@ -141,7 +143,7 @@ NONCES = {"gcm": 12, "ccm": 12, "ocb3": 12, "gcm-siv": 12, "siv": 12}
 
 def run(
     modes: List[str], sizes: List[int], budget: float, rounds: int = 5, out: TextIO = sys.stdout
-) -> List[Tuple[str, int, str, str, float]]:
+) -> List[Row]:
     print(
         f"aesir {aesir.__version__} (C {aesir.c_version}), engine "
         f"{aesir.default_engine()}, ghash {aesir.default_engine(True)}; "
@@ -153,7 +155,7 @@ def run(
         f"{'GB/s':>7} {'vs pyca':>8}"
     )
     print(hdr, file=out)
-    rows: List[Tuple[str, int, str, str, float]] = []
+    rows: List[Row] = []
     for mode in modes:
         key, nonce = os.urandom(32), os.urandom(NONCES[mode])
         for size in sizes:
@@ -200,6 +202,31 @@ def run(
     return rows
 
 
+def medians(runs: List[List[Row]], out: TextIO = sys.stdout) -> None:
+    """The median over runs of each row's ns/call and of its ratio to pyca
+    (each run's ratio comes from one run's turns), as a Markdown table."""
+    cases: Dict[Tuple[str, int, str], Dict[str, List[float]]] = {}
+    for rows in runs:
+        by: Dict[Tuple[str, int, str], Dict[str, float]] = {}
+        for mode, size, d, name, ns in rows:
+            by.setdefault((mode, size, d), {})[name] = ns
+        for case, libs in by.items():
+            acc = cases.setdefault(case, {})
+            for name, ns in libs.items():
+                acc.setdefault(name, []).append(ns)
+                if "pyca" in libs:
+                    acc.setdefault(name + " ratio", []).append(libs["pyca"] / ns)
+    names = ["aesir", "aesir into", "pyca", "pycryptodome", "aesir C loop"]
+    print(f"\nmedians of {len(runs)} runs (ns per call; x: pyca's time / this one's)", file=out)
+    print("| mode | size | dir | " + " | ".join(names) + " | aesir vs pyca |", file=out)
+    print("|---|---:|---|" + "---:|" * (len(names) + 1), file=out)
+    for (mode, size, d), acc in cases.items():
+        cells = [f"{statistics.median(acc[n]):,.0f}" if n in acc else "-" for n in names]
+        r = acc.get("aesir ratio")
+        ratio = f"{statistics.median(r):.2f}x" if r else "-"
+        print(f"| {mode} | {size} | {d} | " + " | ".join(cells) + f" | {ratio} |", file=out)
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m aesir.bench",
@@ -226,6 +253,12 @@ def main(argv: Optional[List[str]] = None) -> None:
         "--quick", action="store_true", help="GCM only, short budget (a smoke run: CI)"
     )
     ap.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="whole runs; with more than one, a table of medians follows (1)",
+    )
+    ap.add_argument(
         "--rounds",
         type=int,
         default=5,
@@ -242,7 +275,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         ap.error(f"bad --sizes {a.sizes!r}")
     if a.quick:
         modes, a.budget = ["gcm"], 0.02
-    run(modes, sizes, a.budget, max(1, a.rounds))
+    runs = [run(modes, sizes, a.budget, max(1, a.rounds)) for _ in range(max(1, a.runs))]
+    if len(runs) > 1:
+        medians(runs)
 
 
 if __name__ == "__main__":
