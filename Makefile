@@ -240,8 +240,11 @@ wasm-speed:
 # dependencies, a wheel of python/ built by scikit-build-core, installed
 # there and tested (pytest), then a short benchmark run. `make test` runs
 # the same tests against this build's libaesir.a (the python entry).
+# The tool is built first: aesir.chunked's tests check interop with it.
 python-test:
-	sh python/tests/wheel-test.sh $(BUILD) $(JOBS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target aesir_tool
+	AESIR_TOOL=$(abspath $(BUILD))/tools/aesir sh python/tests/wheel-test.sh $(BUILD) $(JOBS)
 
 install: all
 	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX))

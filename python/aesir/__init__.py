@@ -5,7 +5,8 @@ Authenticated encryption shaped after pyca/cryptography's AEAD classes
 little change, plus what only aesir has: XAES-256-GCM, the AEGIS family,
 a choice of engine (the implementation technique of AES) on every
 constructor, and incremental GCM. CMAC, key wrap and XTS are here too;
-the unauthenticated block modes live in aesir.hazmat.
+the unauthenticated block modes live in aesir.hazmat, and the C2SP
+chunked-encryption files of the aesir tool in aesir.chunked.
 
 Every method takes any bytes-like object (bytes, bytearray, memoryview,
 numpy arrays) without copying it, *_into methods write into a buffer of
@@ -27,6 +28,7 @@ from ._aead import (
     AESSIV,
     XAES256GCM,
 )
+from . import chunked
 from ._engines import Engine, default_engine, engines, ghash_engines, selftest
 from ._misc import (
     InvalidUnwrap,
@@ -64,6 +66,7 @@ __all__ = [
     "aes_key_wrap",
     "aes_key_wrap_with_padding",
     "c_version",
+    "chunked",
     "cmac",
     "default_engine",
     "engines",

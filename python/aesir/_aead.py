@@ -231,18 +231,61 @@ class _AEGIS(_Base):
         """How the engine runs AEGIS: "kernel", "round" or "round-ct64"."""
         return self._pair()[1]
 
+    def encryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental encryption of one message (the C API's
+        aesir_aegis_start/_aad/_encrypt_update/_finish):
+        authenticate_additional_data() first, then update()..., finalize(),
+        then .tag (tag_length bytes). Same bytes as encrypt() in one call."""
+        return _aesir.Stream(self, _KAEGIS, nonce, False)
 
-def _aegis(name: str, variant: int, bits: int, doc: str) -> type:
-    attrs = {"__slots__": (), "_variant": variant, "_key_bits": (bits,)}
-    return type(name, (_AEGIS,), dict(attrs, __doc__=doc))
+    def decryptor(self, nonce: Buffer) -> "_aesir.Stream":
+        """Incremental decryption. update() returns plaintext that is NOT
+        authenticated until finalize_with_tag(tag) returns: act on none of
+        it before then (or use decrypt(), which releases nothing unverified)."""
+        return _aesir.Stream(self, _KAEGIS, nonce, True)
 
 
-AEGIS128L = _aegis("AEGIS128L", 1, 128, "AEGIS-128L: 16-byte key and nonce.")
-AEGIS256 = _aegis("AEGIS256", 2, 256, "AEGIS-256: 32-byte key and nonce.")
-AEGIS128X2 = _aegis("AEGIS128X2", 3, 128, "AEGIS-128X2: 16-byte key and nonce.")
-AEGIS128X4 = _aegis("AEGIS128X4", 4, 128, "AEGIS-128X4: 16-byte key and nonce.")
-AEGIS256X2 = _aegis("AEGIS256X2", 5, 256, "AEGIS-256X2: 32-byte key and nonce.")
-AEGIS256X4 = _aegis("AEGIS256X4", 6, 256, "AEGIS-256X4: 32-byte key and nonce.")
+class AEGIS128L(_AEGIS):
+    """AEGIS-128L: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 1, (128,)
+
+
+class AEGIS256(_AEGIS):
+    """AEGIS-256: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 2, (256,)
+
+
+class AEGIS128X2(_AEGIS):
+    """AEGIS-128X2: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 3, (128,)
+
+
+class AEGIS128X4(_AEGIS):
+    """AEGIS-128X4: 16-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 4, (128,)
+
+
+class AEGIS256X2(_AEGIS):
+    """AEGIS-256X2: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 5, (256,)
+
+
+class AEGIS256X4(_AEGIS):
+    """AEGIS-256X4: 32-byte key and nonce."""
+
+    __slots__ = ()
+    _variant, _key_bits = 6, (256,)
+
 
 for _c in (AEGIS128L, AEGIS256, AEGIS128X2, AEGIS128X4, AEGIS256X2, AEGIS256X4):
     _c.__module__ = "aesir"

@@ -1,5 +1,5 @@
 # Type stubs of the C extension module (python/src/*.c).
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union, final
 
 from ._types import Buffer
 
@@ -42,7 +42,11 @@ class AEAD:
     def decrypt_into(
         self, nonce: Any, data: Buffer, associated_data: Any, buf: Buffer
     ) -> int: ...
+    def _c_loop(
+        self, nonce: Buffer, data: Buffer, buf: Buffer, iters: int, decrypt: bool
+    ) -> float: ...
 
+@final  # not subclassable (no Py_TPFLAGS_BASETYPE)
 class Stream:
     def __init__(
         self,
@@ -61,6 +65,7 @@ class Stream:
     @property
     def tag(self) -> bytes: ...
 
+@final  # not subclassable (no Py_TPFLAGS_BASETYPE)
 class BlockCipher:
     def __init__(
         self,
@@ -77,6 +82,7 @@ class BlockCipher:
     @property
     def engine(self) -> Optional[str]: ...
 
+@final  # not subclassable (no Py_TPFLAGS_BASETYPE)
 class CMAC:
     def __init__(self, key: Buffer, *, engine: Optional[str] = ...) -> None: ...
     def update(self, data: Buffer) -> None: ...
@@ -87,6 +93,7 @@ class CMAC:
     @property
     def engine(self) -> Optional[str]: ...
 
+@final  # not subclassable (no Py_TPFLAGS_BASETYPE)
 class XTS:
     def __init__(self, key: Buffer, *, engine: Optional[str] = ...) -> None: ...
     def encrypt(self, sector_or_tweak: Union[int, Buffer], data: Buffer) -> bytes: ...

@@ -29,7 +29,9 @@ def cmac(
     return CMAC(key, engine=engine).tag(data, length)
 
 
-def _wrap(kek, data, unwrap, padded, engine):
+def _wrap(
+    kek: Buffer, data: Buffer, unwrap: bool, padded: bool, engine: Optional[str]
+) -> bytes:
     try:
         return _aesir.key_wrap(kek, data, unwrap, padded, engine)
     except InvalidTag:

@@ -16,13 +16,16 @@ not installed are left out.
 
 import argparse
 import os
+import statistics
 import sys
 import time
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
 import aesir
+from aesir._aesir import AEAD
 
 
-def _batch(fn, budget):
+def _batch(fn: Callable[[], object], budget: float) -> int:
     """Calls of fn() per timed batch: enough for ~budget/10 seconds."""
     n = 1
     while n < 1 << 22:
@@ -35,7 +38,9 @@ def _batch(fn, budget):
     return n
 
 
-def _best(fns, budget, rounds=5):
+def _best(
+    fns: Dict[str, Callable[[], object]], budget: float, rounds: int = 5
+) -> Dict[str, float]:
     """ns per call of each fns[name](): the libraries take turns, batch
     by batch (a burst of load on the machine hits them all alike), and
     each keeps its best batch."""
@@ -51,126 +56,84 @@ def _best(fns, budget, rounds=5):
     return best
 
 
-def _peers(mode, key, nonce):
-    """(name, encrypt(m, ad) -> ct, decrypt(ct, ad) -> m) per library."""
-    out = []
+Fn = Callable[[bytes, bytes], bytes]  # (data, associated data) -> result
+Lib = Tuple[str, Optional[AEAD], Fn, Fn]  # name, aesir key object, enc, dec
+Row = Tuple[str, int, str, str, float]  # mode, size, direction, library, ns
+
+
+def _nonced(name: str, obj: Any, nonce: bytes, aesir_obj: Optional[AEAD] = None) -> Lib:
+    """A library whose AEAD object has pyca's encrypt/decrypt(nonce, m, ad)."""
+    return (
+        name,
+        aesir_obj,
+        lambda m, ad: bytes(obj.encrypt(nonce, m, ad)),
+        lambda c, ad: bytes(obj.decrypt(nonce, c, ad)),
+    )
+
+
+def _pycryptodome(new: Callable[[], Any], tag_first: bool) -> Lib:
+    """PyCryptodome's update/encrypt_and_digest/decrypt_and_verify."""
+
+    def enc(m: bytes, ad: bytes) -> bytes:
+        c = new()
+        c.update(ad)
+        ct, tag = c.encrypt_and_digest(m)
+        return bytes(tag + ct if tag_first else ct + tag)
+
+    def dec(c: bytes, ad: bytes) -> bytes:
+        d = new()
+        d.update(ad)
+        if tag_first:
+            return bytes(d.decrypt_and_verify(c[16:], c[:16]))
+        return bytes(d.decrypt_and_verify(c[:-16], c[-16:]))
+
+    return ("pycryptodome", None, enc, dec)
+
+
+def _peers(mode: str, key: bytes, nonce: bytes) -> List[Lib]:
+    """aesir first, then each peer library installed that has the mode."""
+    pyca: Any = None  # the peers, when installed
+    pcd: Any = None
     try:
         from cryptography.hazmat.primitives.ciphers import aead
+
+        pyca = aead
     except ImportError:
-        aead = None
+        pass
     try:
         from Crypto.Cipher import AES
+
+        pcd = AES
     except ImportError:
-        AES = None
-    if mode == "gcm":
-        a = aesir.AESGCM(key)
-        out.append(
-            (
-                "aesir",
-                a,
-                lambda m, ad: a.encrypt(nonce, m, ad),
-                lambda c, ad: a.decrypt(nonce, c, ad),
-            )
-        )
-        p = aead and aead.AESGCM(key)
-        pc = AES and (lambda: AES.new(key, AES.MODE_GCM, nonce=nonce))
-    elif mode == "ccm":
-        a = aesir.AESCCM(key)
-        out.append(
-            (
-                "aesir",
-                a,
-                lambda m, ad: a.encrypt(nonce, m, ad),
-                lambda c, ad: a.decrypt(nonce, c, ad),
-            )
-        )
-        p = aead and aead.AESCCM(key)
-        pc = AES and (lambda: AES.new(key, AES.MODE_CCM, nonce=nonce))
-    elif mode == "ocb3":
-        a = aesir.AESOCB3(key)
-        out.append(
-            (
-                "aesir",
-                a,
-                lambda m, ad: a.encrypt(nonce, m, ad),
-                lambda c, ad: a.decrypt(nonce, c, ad),
-            )
-        )
-        p = aead and aead.AESOCB3(key)
-        pc = AES and (lambda: AES.new(key, AES.MODE_OCB, nonce=nonce))
-    elif mode == "gcm-siv":
-        a = aesir.AESGCMSIV(key)
-        out.append(
-            (
-                "aesir",
-                a,
-                lambda m, ad: a.encrypt(nonce, m, ad),
-                lambda c, ad: a.decrypt(nonce, c, ad),
-            )
-        )
-        p = aead and getattr(aead, "AESGCMSIV", None) and aead.AESGCMSIV(key)
-        pc = None
-    elif mode == "siv":
+        pass
+    out: List[Lib] = []
+    if mode == "siv":  # no nonce argument: the AD list carries it
         k2 = key + key[::-1]
-        a = aesir.AESSIV(k2)
+        s = aesir.AESSIV(k2)
         out.append(
-            (
-                "aesir",
-                None,
-                lambda m, ad: a.encrypt(m, [ad]),
-                lambda c, ad: a.decrypt(c, [ad]),
-            )
+            ("aesir", None, lambda m, ad: s.encrypt(m, [ad]), lambda c, ad: s.decrypt(c, [ad]))
         )
-        ps = aead and aead.AESSIV(k2)
-        if ps:
+        if pyca is not None:
+            ps = pyca.AESSIV(k2)
             out.append(
-                (
-                    "pyca",
-                    None,
-                    lambda m, ad: ps.encrypt(m, [ad]),
-                    lambda c, ad: ps.decrypt(c, [ad]),
-                )
+                ("pyca", None, lambda m, ad: ps.encrypt(m, [ad]), lambda c, ad: ps.decrypt(c, [ad]))
             )
-        if AES:
-
-            def enc(m, ad):
-                c = AES.new(k2, AES.MODE_SIV)
-                c.update(ad)
-                ct, tag = c.encrypt_and_digest(m)
-                return tag + ct
-
-            def dec(c, ad):
-                d = AES.new(k2, AES.MODE_SIV)
-                d.update(ad)
-                return d.decrypt_and_verify(c[16:], c[:16])
-
-            out.append(("pycryptodome", None, enc, dec))
+        if pcd is not None:
+            out.append(_pycryptodome(lambda: pcd.new(k2, pcd.MODE_SIV), True))
         return out
-    else:
-        raise ValueError(mode)
-    if p:
-        out.append(
-            (
-                "pyca",
-                None,
-                lambda m, ad: p.encrypt(nonce, m, ad),
-                lambda c, ad: p.decrypt(nonce, c, ad),
-            )
-        )
-    if pc:
-
-        def enc(m, ad):
-            c = pc()
-            c.update(ad)
-            ct, tag = c.encrypt_and_digest(m)
-            return ct + tag
-
-        def dec(c, ad):
-            d = pc()
-            d.update(ad)
-            return d.decrypt_and_verify(c[:-16], c[-16:])
-
-        out.append(("pycryptodome", None, enc, dec))
+    classes: Dict[str, Tuple[Any, str, Optional[int]]] = {
+        "gcm": (aesir.AESGCM, "AESGCM", pcd and pcd.MODE_GCM),
+        "ccm": (aesir.AESCCM, "AESCCM", pcd and pcd.MODE_CCM),
+        "ocb3": (aesir.AESOCB3, "AESOCB3", pcd and pcd.MODE_OCB),
+        "gcm-siv": (aesir.AESGCMSIV, "AESGCMSIV", None),
+    }
+    ours, pyca_name, pcd_mode = classes[mode]
+    a = ours(key)
+    out.append(_nonced("aesir", a, nonce, a))
+    if pyca is not None and hasattr(pyca, pyca_name):
+        out.append(_nonced("pyca", getattr(pyca, pyca_name)(key), nonce))
+    if pcd is not None and pcd_mode is not None:
+        out.append(_pycryptodome(lambda: pcd.new(key, pcd_mode, nonce=nonce), False))
     return out
 
 
@@ -178,7 +141,9 @@ def _peers(mode, key, nonce):
 NONCES = {"gcm": 12, "ccm": 12, "ocb3": 12, "gcm-siv": 12, "siv": 12}
 
 
-def run(modes, sizes, budget, rounds=5, out=sys.stdout):
+def run(
+    modes: List[str], sizes: List[int], budget: float, rounds: int = 5, out: TextIO = sys.stdout
+) -> List[Row]:
     print(
         f"aesir {aesir.__version__} (C {aesir.c_version}), engine "
         f"{aesir.default_engine()}, ghash {aesir.default_engine(True)}; "
@@ -190,7 +155,7 @@ def run(modes, sizes, budget, rounds=5, out=sys.stdout):
         f"{'GB/s':>7} {'vs pyca':>8}"
     )
     print(hdr, file=out)
-    rows = []
+    rows: List[Row] = []
     for mode in modes:
         key, nonce = os.urandom(32), os.urandom(NONCES[mode])
         for size in sizes:
@@ -200,14 +165,10 @@ def run(modes, sizes, budget, rounds=5, out=sys.stdout):
             for name, _, enc, dec in libs:  # all agree before timing
                 assert enc(m, ad) == ct and dec(ct, ad) == m, (mode, name)
             for d in ("enc", "dec"):
-                fns = {
-                    name: (
-                        (lambda e=enc: e(m, ad))
-                        if d == "enc"
-                        else (lambda f=dec: f(ct, ad))
-                    )
-                    for name, _, enc, dec in libs
-                }
+                fns: Dict[str, Callable[[], object]] = {}
+                for name, _, enc, dec in libs:
+                    fn, arg = (enc, m) if d == "enc" else (dec, ct)
+                    fns[name] = lambda fn=fn, arg=arg: fn(arg, ad)  # type: ignore[misc]
                 obj, loops = libs[0][1], max(1, (1 << 20) // max(size, 1))
                 if obj is not None:
                     src, n = (m, len(ct)) if d == "enc" else (ct, len(m))
@@ -241,7 +202,32 @@ def run(modes, sizes, budget, rounds=5, out=sys.stdout):
     return rows
 
 
-def main(argv=None):
+def medians(runs: List[List[Row]], out: TextIO = sys.stdout) -> None:
+    """The median over runs of each row's ns/call and of its ratio to pyca
+    (each run's ratio comes from one run's turns), as a Markdown table."""
+    cases: Dict[Tuple[str, int, str], Dict[str, List[float]]] = {}
+    for rows in runs:
+        by: Dict[Tuple[str, int, str], Dict[str, float]] = {}
+        for mode, size, d, name, ns in rows:
+            by.setdefault((mode, size, d), {})[name] = ns
+        for case, libs in by.items():
+            acc = cases.setdefault(case, {})
+            for name, ns in libs.items():
+                acc.setdefault(name, []).append(ns)
+                if "pyca" in libs:
+                    acc.setdefault(name + " ratio", []).append(libs["pyca"] / ns)
+    names = ["aesir", "aesir into", "pyca", "pycryptodome", "aesir C loop"]
+    print(f"\nmedians of {len(runs)} runs (ns per call; x: pyca's time / this one's)", file=out)
+    print("| mode | size | dir | " + " | ".join(names) + " | aesir vs pyca |", file=out)
+    print("|---|---:|---|" + "---:|" * (len(names) + 1), file=out)
+    for (mode, size, d), acc in cases.items():
+        cells = [f"{statistics.median(acc[n]):,.0f}" if n in acc else "-" for n in names]
+        r = acc.get("aesir ratio")
+        ratio = f"{statistics.median(r):.2f}x" if r else "-"
+        print(f"| {mode} | {size} | {d} | " + " | ".join(cells) + f" | {ratio} |", file=out)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(
         prog="python -m aesir.bench",
         description=__doc__,
@@ -267,6 +253,12 @@ def main(argv=None):
         "--quick", action="store_true", help="GCM only, short budget (a smoke run: CI)"
     )
     ap.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="whole runs; with more than one, a table of medians follows (1)",
+    )
+    ap.add_argument(
         "--rounds",
         type=int,
         default=5,
@@ -283,7 +275,9 @@ def main(argv=None):
         ap.error(f"bad --sizes {a.sizes!r}")
     if a.quick:
         modes, a.budget = ["gcm"], 0.02
-    run(modes, sizes, a.budget, max(1, a.rounds))
+    runs = [run(modes, sizes, a.budget, max(1, a.rounds)) for _ in range(max(1, a.runs))]
+    if len(runs) > 1:
+        medians(runs)
 
 
 if __name__ == "__main__":

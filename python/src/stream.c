@@ -1,8 +1,8 @@
 /*
- * stream.c -- incremental GCM, CCM and OCB3: _aesir.Stream, made by the
- * encryptor() and decryptor() methods of aesir.AESGCM, AESCCM and
- * AESOCB3, for messages too large to hold at once. The shape is
- * pyca/cryptography's Cipher(AES(key), GCM(iv)).encryptor():
+ * stream.c -- incremental GCM, CCM, OCB3 and AEGIS: _aesir.Stream, made
+ * by the encryptor() and decryptor() methods of aesir.AESGCM, AESCCM,
+ * AESOCB3 and the AEGIS classes, for messages too large to hold at once. The
+ * shape is pyca/cryptography's Cipher(AES(key), GCM(iv)).encryptor():
  * authenticate_additional_data, update, update_into, finalize, tag;
  * decryption ends with finalize_with_tag(tag).
  *
@@ -23,14 +23,15 @@
 
 typedef struct {
     PyObject_HEAD PyObject *keyobj;
-    void *ctx; /* aesir_gcm, aesir_ccm or aesir_ocb: 192 bytes each */
+    void *ctx; /* aesir_gcm, aesir_ccm, aesir_ocb or aesir_aegis */
+    size_t ctx_bytes;
     int kind, decrypt, done;
     int busy; /* an update runs with the GIL released */
     size_t tag_len;
-    uint8_t tag[16];
+    uint8_t tag[32]; /* AEGIS tags may be 32 bytes */
 } Stream;
 
-#define CTX_BYTES 192
+#define CTX_BYTES 192 /* GCM, CCM, OCB3 */
 _Static_assert(sizeof(aesir_gcm) <= CTX_BYTES &&
                    sizeof(aesir_ccm) <= CTX_BYTES &&
                    sizeof(aesir_ocb) <= CTX_BYTES,
@@ -53,7 +54,8 @@ static int stream_init(PyObject *self, PyObject *args, PyObject *kw)
         return -1;
     int rc = -1, err = AESIR_E_ARGUMENT;
     void *key = aesirpy_aead_key(ko, kind, &s->tag_len);
-    if (key == NULL || (s->ctx = aesirpy_alloc(CTX_BYTES)) == NULL)
+    s->ctx_bytes = kind == KIND_AEGIS ? sizeof(aesir_aegis) : CTX_BYTES;
+    if (key == NULL || (s->ctx = aesirpy_alloc(s->ctx_bytes)) == NULL)
         goto out;
     if (kind == KIND_GCM)
         err = aesir_gcm_start(s->ctx, key, n.buf, (size_t)n.len);
@@ -62,6 +64,8 @@ static int stream_init(PyObject *self, PyObject *args, PyObject *kw)
                               s->tag_len);
     else if (kind == KIND_OCB)
         err = aesir_ocb_start(s->ctx, key, n.buf, (size_t)n.len, s->tag_len);
+    else if (kind == KIND_AEGIS)
+        err = aesir_aegis_start(s->ctx, key, n.buf, (size_t)n.len);
     if (err != AESIR_OK) {
         aesirpy_error(err);
         goto out;
@@ -88,8 +92,10 @@ static void stream_dealloc(PyObject *self)
                 aesir_ccm_abort(s->ctx);
             else if (s->kind == KIND_OCB)
                 aesir_ocb_abort(s->ctx);
+            else if (s->kind == KIND_AEGIS)
+                aesir_aegis_abort(s->ctx);
         }
-        aesirpy_free(s->ctx, CTX_BYTES);
+        aesirpy_free(s->ctx, s->ctx_bytes);
     }
     Py_XDECREF(s->keyobj);
     ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
@@ -121,7 +127,8 @@ static PyObject *aad(PyObject *self, PyObject *arg)
     size_t n = (size_t)b.len;
     int rc = s->kind == KIND_GCM   ? aesir_gcm_aad(s->ctx, b.buf, n)
              : s->kind == KIND_CCM ? aesir_ccm_aad(s->ctx, b.buf, n)
-                                   : aesir_ocb_aad(s->ctx, b.buf, n);
+             : s->kind == KIND_OCB ? aesir_ocb_aad(s->ctx, b.buf, n)
+                                   : aesir_aegis_aad(s->ctx, b.buf, n);
     PyBuffer_Release(&b);
     if (rc != AESIR_OK) {
         s->done = 1; /* every error wipes the C context */
@@ -143,6 +150,10 @@ static int step(Stream *s, uint8_t *out, size_t cap, size_t *ol,
         return s->decrypt
                    ? aesir_ccm_decrypt_update_unverified(s->ctx, out, in, n)
                    : aesir_ccm_encrypt_update(s->ctx, out, in, n);
+    if (s->kind == KIND_AEGIS)
+        return s->decrypt
+                   ? aesir_aegis_decrypt_update_unverified(s->ctx, out, in, n)
+                   : aesir_aegis_encrypt_update(s->ctx, out, in, n);
     return s->decrypt ? aesir_ocb_decrypt_update_unverified(s->ctx, out, cap,
                                                             ol, in, n)
                       : aesir_ocb_encrypt_update(s->ctx, out, cap, ol, in, n);
@@ -231,6 +242,8 @@ static PyObject *finalize(PyObject *self, PyObject *unused)
         rc = aesir_gcm_finish(s->ctx, s->tag, s->tag_len);
     else if (s->kind == KIND_CCM)
         rc = aesir_ccm_finish(s->ctx, s->tag, s->tag_len);
+    else if (s->kind == KIND_AEGIS)
+        rc = aesir_aegis_finish(s->ctx, s->tag, s->tag_len);
     else
         rc = aesir_ocb_finish(s->ctx, last, sizeof last, &ol, s->tag,
                               s->tag_len);
@@ -261,6 +274,8 @@ static PyObject *finalize_with_tag(PyObject *self, PyObject *arg)
         rc = aesir_gcm_verify(s->ctx, t.buf, n);
     else if (s->kind == KIND_CCM)
         rc = aesir_ccm_verify(s->ctx, t.buf, n);
+    else if (s->kind == KIND_AEGIS)
+        rc = aesir_aegis_verify(s->ctx, t.buf, n);
     else
         rc = aesir_ocb_verify(s->ctx, last, sizeof last, &ol, t.buf, n);
     PyBuffer_Release(&t);
