@@ -23,6 +23,9 @@
  *   AK_NAME(x)        the engine's name for function x
  *   AK_LENS(a, m)     optional: the 128-bit a || m (little-endian 64-bit
  *                     words) in every lane, built in registers
+ *   AK_XOR3(a, b, c)  optional: a ^ b ^ c in one instruction
+ *   AK_XORAND(a, b, c)  optional: a ^ (b & c) in one instruction
+ *                     (AVX-512VL VPTERNLOG; ARMv8.2 EOR3 / BCAX would do)
  *
  * It defines AK_NAME(l)(...) for the AEGIS-128L family and AK_NAME(b)
  * for the AEGIS-256 family, both of aesir_aegis_fn's arguments minus the
@@ -70,10 +73,32 @@ ENGINE_INLINE AK_V AK_NAME(lens)(uint64_t ad_len, uint64_t msg_len)
 #define AK_NAME_LENS(a, m) AK_NAME(lens)(a, m)
 #endif
 
+/*
+ * The keystream's bit operations as three-input ones where the ISA has
+ * them: AEGIS-128L's update is 8 AES rounds and 12 bit operations, and
+ * on Zen 4 all 20 share the four vector pipes; with VPTERNLOG the
+ * keystream and the output take 4 operations instead of 8 (16 in all).
+ * Measured (Zen 4, gcc 12): encryption as fast as before (the loop is
+ * bound by the chain of rounds, about 5.9 core cycles an update against
+ * the 4.25 of the dependences, not by the pipes), short messages and
+ * AEGIS-256 decryption a little faster; AEGIS-128L decryption slower,
+ * so it keeps two-input operations (AK_Z0_L).
+ */
+#ifndef AK_XOR3
+#define AK_XOR3(a, b, c) AK_XOR(AK_XOR((a), (b)), (c))
+#endif
+#ifndef AK_XORAND
+#define AK_XORAND(a, b, c) AK_XOR((a), AK_AND((b), (c)))
+#endif
+
 /* The tag: lanes XORed together (5.4.7, 5.5.7), 16 bytes of a. */
 ENGINE_INLINE void AK_NAME(fold)(uint8_t *tag, AK_V a)
 {
     uint64_t w[2 * AK_D];
+    if (AK_D == 1) { /* one lane: no copy through the stack */
+        AK_STORE(tag, a);
+        return;
+    }
     AK_STORE(w, a);
     for (unsigned i = 1; i < AK_D; i++)
         w[0] ^= w[2 * i], w[1] ^= w[2 * i + 1];
@@ -108,6 +133,14 @@ ENGINE_INLINE void AK_NAME(fold)(uint8_t *tag, AK_V a)
         x4 = AK_XOR(x4, (m1));                                                 \
     } while (0)
 
+/* x ^ Z0 and x ^ Z1 (3.6), two operations each with AK_XOR3 and
+ * AK_XORAND */
+#define AK_Z0X_L(x) AK_XORAND(AK_XOR3((x), s1, s6), s2, s3)
+#define AK_Z1X_L(x) AK_XORAND(AK_XOR3((x), s2, s5), s6, s7)
+/* Z0 and Z1 alone, for decryption: measured on Zen 4, gcc 12, the
+ * three-input forms made the 16 KiB decryption loop 3% slower (2444
+ * against 2366 TSC cycles; holding the plaintext back an update, so
+ * that it reaches S0 through one three-input XOR, 4% slower) */
 #define AK_Z0_L() AK_XOR(AK_XOR(s1, s6), AK_AND(s2, s3))
 #define AK_Z1_L() AK_XOR(AK_XOR(s2, s5), AK_AND(s6, s7))
 
@@ -142,8 +175,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     if (!decrypt) {
         for (i = 0; len - i >= R; i += R) { /* Enc (3.6) */
             const AK_V m0 = AK_LOAD(in + i), m1 = AK_LOAD(in + i + H);
-            AK_STORE(out + i, AK_XOR(m0, AK_Z0_L()));
-            AK_STORE(out + i + H, AK_XOR(m1, AK_Z1_L()));
+            AK_STORE(out + i, AK_Z0X_L(m0));
+            AK_STORE(out + i + H, AK_Z1X_L(m1));
             AK_UPDATE_L(m0, m1);
         }
         if (i < len) {
@@ -151,8 +184,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
             memset(buf, 0, R);
             memcpy(buf, in + i, len - i);
             m0 = AK_LOAD(buf), m1 = AK_LOAD(buf + H);
-            AK_STORE(buf, AK_XOR(m0, AK_Z0_L()));
-            AK_STORE(buf + H, AK_XOR(m1, AK_Z1_L()));
+            AK_STORE(buf, AK_Z0X_L(m0));
+            AK_STORE(buf + H, AK_Z1X_L(m1));
             memcpy(out + i, buf, len - i);
             AK_UPDATE_L(m0, m1);
         }
@@ -167,8 +200,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
         if (i < len) { /* DecPartial (3.8) */
             memset(buf, 0, R);
             memcpy(buf, in + i, len - i);
-            AK_STORE(buf, AK_XOR(AK_LOAD(buf), AK_Z0_L()));
-            AK_STORE(buf + H, AK_XOR(AK_LOAD(buf + H), AK_Z1_L()));
+            AK_STORE(buf, AK_Z0X_L(AK_LOAD(buf)));
+            AK_STORE(buf + H, AK_Z1X_L(AK_LOAD(buf + H)));
             memcpy(out + i, buf, len - i);
             memset(buf + (len - i), 0, R - (len - i));
             AK_UPDATE_L(AK_LOAD(buf), AK_LOAD(buf + H));
@@ -186,11 +219,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
             (tag, AK_XOR(AK_XOR(AK_XOR(s0, s1), AK_XOR(s2, s3)),
                          AK_XOR(AK_XOR(s4, s5), s6)));
         } else {
-            uint8_t t[16];
-            AK_NAME(fold)(t, AK_XOR(AK_XOR(s0, s1), AK_XOR(s2, s3)));
+            AK_NAME(fold)(tag, AK_XOR(AK_XOR(s0, s1), AK_XOR(s2, s3)));
             AK_NAME(fold)(tag + 16, AK_XOR(AK_XOR(s4, s5), AK_XOR(s6, s7)));
-            memcpy(tag, t, 16);
-            aesir_wipe(t, sizeof(t));
         }
     }
     aesir_wipe(buf, sizeof(buf));
@@ -222,8 +252,8 @@ AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
     } else if (op == AEGIS_OP_ENC) {
         for (i = 0; i < len; i += R) {
             const AK_V m0 = AK_LOAD(in + i), m1 = AK_LOAD(in + i + H);
-            AK_STORE(out + i, AK_XOR(m0, AK_Z0_L()));
-            AK_STORE(out + i + H, AK_XOR(m1, AK_Z1_L()));
+            AK_STORE(out + i, AK_Z0X_L(m0));
+            AK_STORE(out + i + H, AK_Z1X_L(m1));
             AK_UPDATE_L(m0, m1);
         }
     } else {
@@ -246,6 +276,8 @@ AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 }
 
 #undef AK_UPDATE_L
+#undef AK_Z0X_L
+#undef AK_Z1X_L
 #undef AK_Z0_L
 #undef AK_Z1_L
 
@@ -273,7 +305,8 @@ AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
         x0 = AK_XOR(x0, (m));                                                  \
     } while (0)
 
-#define AK_Z_B() AK_XOR(AK_XOR(s1, s4), AK_XOR(s5, AK_AND(s2, s3)))
+/* x ^ Z (4.6), x at a leaf as in AK_Z0X_L */
+#define AK_ZX_B(x) AK_XOR(AK_XOR3((x), s1, s4), AK_XORAND(s5, s2, s3))
 
 STACK_WIPE_BODY ENGINE_FN void
 AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
@@ -311,7 +344,7 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     if (!decrypt) {
         for (i = 0; len - i >= R; i += R) { /* Enc (4.6) */
             const AK_V m = AK_LOAD(in + i);
-            AK_STORE(out + i, AK_XOR(m, AK_Z_B()));
+            AK_STORE(out + i, AK_ZX_B(m));
             AK_UPDATE_B(m);
         }
         if (i < len) {
@@ -319,20 +352,20 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
             memset(buf, 0, R);
             memcpy(buf, in + i, len - i);
             m = AK_LOAD(buf);
-            AK_STORE(buf, AK_XOR(m, AK_Z_B()));
+            AK_STORE(buf, AK_ZX_B(m));
             memcpy(out + i, buf, len - i);
             AK_UPDATE_B(m);
         }
     } else {
         for (i = 0; len - i >= R; i += R) { /* Dec (4.7) */
-            const AK_V m = AK_XOR(AK_LOAD(in + i), AK_Z_B());
+            const AK_V m = AK_ZX_B(AK_LOAD(in + i));
             AK_STORE(out + i, m);
             AK_UPDATE_B(m);
         }
         if (i < len) { /* DecPartial (4.8) */
             memset(buf, 0, R);
             memcpy(buf, in + i, len - i);
-            AK_STORE(buf, AK_XOR(AK_LOAD(buf), AK_Z_B()));
+            AK_STORE(buf, AK_ZX_B(AK_LOAD(buf)));
             memcpy(out + i, buf, len - i);
             memset(buf + (len - i), 0, R - (len - i));
             AK_UPDATE_B(AK_LOAD(buf));
@@ -350,11 +383,8 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
             (tag,
              AK_XOR(AK_XOR(AK_XOR(s0, s1), AK_XOR(s2, s3)), AK_XOR(s4, s5)));
         } else {
-            uint8_t t[16];
-            AK_NAME(fold)(t, AK_XOR(AK_XOR(s0, s1), s2));
+            AK_NAME(fold)(tag, AK_XOR(AK_XOR(s0, s1), s2));
             AK_NAME(fold)(tag + 16, AK_XOR(AK_XOR(s3, s4), s5));
-            memcpy(tag, t, 16);
-            aesir_wipe(t, sizeof(t));
         }
     }
     aesir_wipe(buf, sizeof(buf));
@@ -377,12 +407,12 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
     } else if (op == AEGIS_OP_ENC) {
         for (i = 0; i < len; i += R) {
             const AK_V m = AK_LOAD(in + i);
-            AK_STORE(out + i, AK_XOR(m, AK_Z_B()));
+            AK_STORE(out + i, AK_ZX_B(m));
             AK_UPDATE_B(m);
         }
     } else {
         for (i = 0; i < len; i += R) {
-            const AK_V m = AK_XOR(AK_LOAD(in + i), AK_Z_B());
+            const AK_V m = AK_ZX_B(AK_LOAD(in + i));
             AK_STORE(out + i, m);
             AK_UPDATE_B(m);
         }
@@ -396,7 +426,7 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 }
 
 #undef AK_UPDATE_B
-#undef AK_Z_B
+#undef AK_ZX_B
 #undef AK_CTX_B
 
 #undef AK_V
@@ -411,3 +441,5 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 #undef AK_CTX
 #undef AK_LENS
 #undef AK_NAME_LENS
+#undef AK_XOR3
+#undef AK_XORAND

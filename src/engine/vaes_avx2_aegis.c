@@ -20,6 +20,9 @@
 #include <immintrin.h>
 #include "aegis.h"
 #include "stack_wipe.h"
+/* the stack wipe by 32-byte stores (x86_aegis.h) */
+#define X86_AEGIS_WIPE_T __m256i_u
+#define X86_AEGIS_WIPE_ZERO _mm256_setzero_si256()
 #include "x86_aegis.h"
 
 #define AK_V __m128i

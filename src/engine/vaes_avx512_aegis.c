@@ -4,6 +4,9 @@
  * AEGIS-128L and AEGIS-256, ymm for the X2 variants and zmm (VAESENC on
  * four instances per register: D = 4, draft section 5.6) for
  * AEGIS-128X4 and AEGIS-256X4: 8 VAESENC per 128 bytes of AEGIS-128X4.
+ * The keystream's XORs and AND are VPTERNLOGQ (AVX-512VL on xmm and
+ * ymm): 0x96 is a ^ b ^ c, 0x78 a ^ (b & c) (aegis_kernel.h, AK_XOR3,
+ * AK_XORAND, says what that saves).
  *
  * CPU: VAES, AVX-512F/BW/VL, AES-NI (the vaes-avx512 accessor checks
  * them). Constant time: yes (AES instructions, bit operations; branches
@@ -18,6 +21,9 @@
 #include <immintrin.h>
 #include "aegis.h"
 #include "stack_wipe.h"
+/* the stack wipe by 32-byte stores (x86_aegis.h) */
+#define X86_AEGIS_WIPE_T __m256i_u
+#define X86_AEGIS_WIPE_ZERO _mm256_setzero_si256()
 #include "x86_aegis.h"
 
 #define AK_V __m128i
@@ -29,6 +35,8 @@
 #define AK_ENC _mm_aesenc_si128
 #define AK_BCAST(p) AK_LOAD(p)
 #define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
+#define AK_XOR3(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0x96)
+#define AK_XORAND(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0x78)
 #define AK_NAME(x) vaes_avx512_aegis1_##x
 #include "aegis_kernel.h"
 
@@ -44,6 +52,8 @@
         _mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define AK_LENS(a, m)                                                          \
     _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)(m), (long long)(a)))
+#define AK_XOR3(a, b, c) _mm256_ternarylogic_epi64((a), (b), (c), 0x96)
+#define AK_XORAND(a, b, c) _mm256_ternarylogic_epi64((a), (b), (c), 0x78)
 #define AK_NAME(x) vaes_avx512_aegis2_##x
 #include "aegis_kernel.h"
 
@@ -58,6 +68,8 @@
     _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define AK_LENS(a, m)                                                          \
     _mm512_broadcast_i32x4(_mm_set_epi64x((long long)(m), (long long)(a)))
+#define AK_XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
+#define AK_XORAND(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x78)
 #define AK_NAME(x) vaes_avx512_aegis4_##x
 #include "aegis_kernel.h"
 

@@ -35,14 +35,18 @@ X86_AEGIS_DECLARE(vaes_avx512)
  * The entry points' common part: the kernel for variant from the
  * engine's list (CASES(X): X(variant, kernel, bytes) per variant), then
  * a wipe of the stack the kernel's frame used (state spills, the padded
- * block, the lanes of the tag): its frame measured from the compiled
- * code (x1 200 bytes, x2 320, x4 896 + 64 of alignment with gcc 12) with
- * margin, checked by tests/test_residue.c. A wipe costs about 25 TSC
- * cycles per KiB, a third of a 64-byte message, so it is sized per
- * kernel. aegis_update is the same list's kernels with a "u": the
+ * block, the lanes of the tag; x86_aegis_wipe, below): its frame
+ * measured from the compiled code (x1 240 bytes with the saved
+ * registers with gcc 12, up to 336 with clang 14, whose spills reach
+ * 312 bytes below the return address; x2 320, x4 896 + 64 of alignment
+ * with gcc 12) with margin, checked by tests/test_residue.c. A wipe is
+ * some 3 TSC cycles per 320 bytes, still a thirtieth of an empty
+ * message, so it is sized per kernel. aegis_update is the same list's
+ * kernels with a "u": the
  * incremental API's blocks (aegis_kernel.h).
  */
 #define X86_AEGIS_ENTRY(engine, CASES)                                         \
+    X86_AEGIS_WIPERS()                                                         \
     int aesir_##engine##_aegis(                                                \
         int variant, const uint8_t *key, const uint8_t *nonce,                 \
         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
@@ -69,16 +73,57 @@ X86_AEGIS_DECLARE(vaes_avx512)
 #define AEGIS_CASE(v, fn, bytes)                                               \
     case v:                                                                    \
         fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
-        aesir_wipe_stack(bytes);                                               \
+        x86_aegis_wipe(bytes);                                                 \
         break;
 #define AEGIS_UCASE(v, fn, bytes)                                              \
     case v:                                                                    \
         if (nblocks != 0) {                                                    \
             fn##u(state, op, out, in, nblocks);                                \
-            aesir_wipe_stack(AEGIS_USTACK);                                    \
+            x86_aegis_wipe(AEGIS_USTACK);                                      \
         }                                                                      \
         (void)(bytes);                                                         \
         break;
+
+/*
+ * The stack wipe after a kernel, as aesir_wipe_stack (internal.h: an
+ * out-of-line function whose array lies where the kernel's frame was)
+ * but of a fixed size per call site, by unrolled vector stores of
+ * X86_AEGIS_WIPE_T (the engine file may define a wider one). gcc makes
+ * aesir_wipe_stack's memset a REP STOSQ, whose start-up took 65% of its
+ * 10 TSC cycles for 320 bytes: a tenth of an empty AEGIS-128L message
+ * (Zen 4, perf); these take about 3. Volatile stores, so that no
+ * compiler turns them back into a memset.
+ */
+#ifndef X86_AEGIS_WIPE_T
+#define X86_AEGIS_WIPE_T __m128i_u
+#define X86_AEGIS_WIPE_ZERO _mm_setzero_si128()
+#endif
+#define X86_AEGIS_WIPER(bytes)                                                 \
+    __attribute__((noinline, unused))                                          \
+    ENGINE_FN void x86_aegis_wipe##bytes(void)                                 \
+    {                                                                          \
+        unsigned char b[bytes];                                                \
+        for (size_t i = 0; i < sizeof(b); i += sizeof(X86_AEGIS_WIPE_T))       \
+            *(volatile X86_AEGIS_WIPE_T *)(void *)(b + i) =                    \
+                X86_AEGIS_WIPE_ZERO;                                           \
+    }
+#define X86_AEGIS_WIPERS()                                                     \
+    X86_AEGIS_WIPER(256)                                                       \
+    X86_AEGIS_WIPER(320)                                                       \
+    X86_AEGIS_WIPER(640)                                                       \
+    X86_AEGIS_WIPER(1280)                                                      \
+    /* n: one of AEGIS_USTACK, AEGIS_STACK1/2/4 (below), a constant */         \
+    static inline void x86_aegis_wipe(size_t n)                                \
+    {                                                                          \
+        if (n <= 256)                                                          \
+            x86_aegis_wipe256();                                               \
+        else if (n <= 320)                                                     \
+            x86_aegis_wipe320();                                               \
+        else if (n <= 640)                                                     \
+            x86_aegis_wipe640();                                               \
+        else                                                                   \
+            x86_aegis_wipe1280();                                              \
+    }
 
 /* Stack to wipe after a kernel of 1, 2, 4 lanes; after the incremental
  * API's block kernels (AK_NAME(lu), AK_NAME(bu)), which keep the state
