@@ -739,6 +739,97 @@ def test_threads(d, key):
           "-p with threads: round trip")
 
 
+def feed(p, data, rng_, max_piece):
+    """Writes data to p's stdin in pieces of random sizes (short reads on
+    the other side), then closes it."""
+    i = 0
+    try:
+        while i < len(data):
+            n = rng_.randint(1, max_piece)
+            p.stdin.write(data[i:i + n])
+            p.stdin.flush()
+            i += n
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+
+
+def test_pipeline(d, key):
+    """Reading, crypto and writing overlap (tools/crypt_pipe.c): pipes
+    that deliver in small pieces, a range that ends while the input pipe
+    stays open (the reader is stopped inside read), a closed stdout pipe
+    while encrypting."""
+    import threading
+    raw = key_bytes(key)
+    msg = os.urandom(3 * BATCH + 12345)
+    ct = py_encrypt(raw, msg)
+    for t in (["--threads", "1"], ["--threads", "3"]):
+        for cmd, data, want in (("encrypt", msg, None), ("decrypt", ct, msg)):
+            p = subprocess.Popen([AESIR, cmd, "-k", key] + t,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            th = threading.Thread(target=feed,
+                                  args=(p, data, random.Random(7), 70000))
+            th.start()
+            out = p.stdout.read()
+            err = p.stderr.read()
+            th.join()
+            p.wait(timeout=60)
+            if want is None:
+                try:
+                    good = py_decrypt(raw, out) == msg
+                except Exception:
+                    good = False
+            else:
+                good = out == want
+            check(p.returncode == 0 and good and err == b"",
+                  "%s %r from a pipe in small pieces (%r)" % (cmd, t, err))
+    # A range inside the first read, the input pipe left open: the tool
+    # must finish without waiting for more.
+    off, ln = 10 * CHUNK + 3, 2 * CHUNK
+    for t in (["--threads", "1"], ["--threads", "2"]):
+        p = subprocess.Popen([AESIR, "decrypt", "-k", key, "--offset",
+                              str(off), "--length", str(ln)] + t,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        try:
+            # Two reads' worth and a little: the reader then waits for
+            # the rest of a third one.
+            p.stdin.write(ct[:HDR + (BATCH // CHUNK) * 2 * SEALED + 100])
+            p.stdin.flush()
+        except BrokenPipeError:
+            pass  # the tool may finish before taking it all
+        try:
+            p.wait(timeout=30)
+            out, err = p.stdout.read(), p.stderr.read()
+            finished = True
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            out, err, finished = b"", b"", False
+        try:
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        check(finished and p.returncode == 0 and out == msg[off:off + ln],
+              "range on an open pipe %r ends without more input (%r)"
+              % (t, err))
+    # Encrypting into a closed pipe: exit 3, "Broken pipe".
+    p = subprocess.Popen([AESIR, "encrypt", "-k", key, "--threads", "2"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    th = threading.Thread(target=feed, args=(p, msg, random.Random(8),
+                                             1 << 20))
+    th.start()
+    err = p.stderr.read()
+    th.join()
+    p.wait(timeout=30)
+    check(p.returncode == 3 and b"Broken pipe" in err,
+          "encrypt to a closed stdout: exit 3 (%d %r)" % (p.returncode, err))
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         k256, k128 = test_keygen(d)
@@ -755,6 +846,7 @@ def main():
         test_passphrase(d, k256)
         test_openssl_format(d, k256)
         test_threads(d, k256)
+        test_pipeline(d, k256)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

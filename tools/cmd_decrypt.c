@@ -10,13 +10,16 @@
  * authenticated; a failure anywhere then ends with exit 1 and a message
  * naming the problem and the byte offset, after the chunks before it.
  *
- * Speed: a stream is read 64 chunks (~1 MiB) per thread at a time; with
- * more than one thread (--threads, default the online CPUs) the whole
- * chunks of a read are opened on a thread pool (crypt_pool.h) into one
- * output buffer. chunked_dec_update() then releases exactly what the
- * one-thread path would: the chunks before the first failure, in order,
- * with the same message and offset; what other threads opened after it
- * is wiped, never written.
+ * Speed: a stream is read 64 chunks (~1 MiB) per thread at a time (8
+ * MiB at most); with more than one thread (--threads, default the online
+ * CPUs) the whole chunks of a read are opened on a thread pool
+ * (crypt_pool.h) into one output buffer. chunked_dec_update() then
+ * releases exactly what the one-thread path would: the chunks before the
+ * first failure, in order, with the same message and offset; what other
+ * threads opened after it is wiped, never written. Reading, opening and
+ * writing overlap (crypt_pipe.h): the next read and the previous write
+ * happen while a batch is opened; a batch's output is handed to the
+ * writer only once opened, and nothing after a failure.
  *
  * --offset/--length: on a regular file, only the chunks holding the
  * range are read (pread) and opened, plus the final chunk, which
@@ -37,10 +40,9 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_pipe.h"
 #include "crypt_pool.h"
-#include "progress.h"
 
-#define IN_BUF (64 * CHUNKED_SEALED) /* per thread */
 #define OUT_BUF (64 * CHUNKED_CHUNK)
 
 enum {
@@ -110,17 +112,27 @@ struct range {
     uint64_t off, len; /* len UINT64_MAX: to the end */
 };
 
+/* The pipe's writer (crypt_pipe.h): the plaintext stream, of which
+ * only the range goes out. pos is the writer thread's own. */
+struct emitter {
+    struct crypt_out *out;
+    const struct range *rg;
+    uint64_t pos; /* plaintext offset of the next byte to emit */
+};
+
 /* emit -- the part of plaintext [pos, pos + n) that lies in the range. */
-static int emit(struct crypt_out *out, const struct range *rg, uint64_t pos,
-                const uint8_t *pt, size_t n, char *err, size_t cap)
+static int emit(void *arg, const uint8_t *pt, size_t n, char *err, size_t cap)
 {
-    uint64_t lo = rg->off,
-             hi = rg->len == UINT64_MAX ? UINT64_MAX : rg->off + rg->len;
+    struct emitter *em = arg;
+    uint64_t lo = em->rg->off, pos = em->pos,
+             hi = em->rg->len == UINT64_MAX ? UINT64_MAX
+                                            : em->rg->off + em->rg->len;
     uint64_t a = pos > lo ? pos : lo, b = pos + n < hi ? pos + n : hi;
 
+    em->pos += n;
     if (a >= b)
         return 0;
-    return crypt_write(out, pt + (a - pos), (size_t)(b - a), err, cap);
+    return crypt_write(em->out, pt + (a - pos), (size_t)(b - a), err, cap);
 }
 
 static int past_end(const struct range *rg, uint64_t total, char *err,
@@ -142,6 +154,45 @@ static int past_end(const struct range *rg, uint64_t total, char *err,
     return TOOL_EXIT_USAGE;
 }
 
+/* range_done -- every chunk the range needs authenticated (pos: the
+ * plaintext so far): a stream stops reading there. */
+static int range_done(const struct range *rg, uint64_t pos)
+{
+    return rg->len != UINT64_MAX && pos >= rg->off + rg->len;
+}
+
+struct opener {
+    struct chunked_dec *d;
+    size_t out_cap; /* of each slot */
+    const struct range *rg;
+    uint64_t pos; /* the plaintext released so far */
+};
+
+/* open_slot -- the pipe's step: opens what slot s read into its output,
+ * and the final chunk at the input's end (unless the range is complete:
+ * then nothing more is read). */
+static int open_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
+                     size_t cap)
+{
+    struct opener *o = arg;
+    struct chunked_error ce;
+    size_t n, m = 0;
+    int st =
+        chunked_dec_update(o->d, s->in, s->in_len, s->out, o->out_cap, &n, &ce);
+
+    *stop = range_done(o->rg, o->pos + n);
+    if (st == CHUNKED_OK && s->end && !*stop)
+        st = chunked_dec_final(o->d, s->out + n, o->out_cap - n, &m, &ce);
+    /* What authenticated before a failure still goes out. */
+    s->out_len = n + m;
+    o->pos += n + m;
+    if (st != CHUNKED_OK) {
+        snprintf(err, cap, "%s", ce.msg);
+        return crypt_exit(st);
+    }
+    return 0;
+}
+
 /* stream -- decrypts the input from its current position, after
  * lead[0..lead_len) (the stream's first bytes, read with a passphrase
  * header). */
@@ -151,17 +202,17 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
                   char *err, size_t cap)
 {
     struct chunked_dec *d = crypt_alloc(sizeof(*d));
-    size_t in_cap = threads * (size_t)IN_BUF;
-    uint8_t *ib = malloc(in_cap), *ob = malloc(in_cap);
+    size_t chunks = crypt_pipe_chunks(threads);
+    /* A read's whole chunks opened, then the final chunk after them. */
+    size_t in_cap = chunks * CHUNKED_SEALED,
+           out_cap = chunks * CHUNKED_CHUNK + CHUNKED_CHUNK;
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
+    struct emitter em = {out, rg, 0};
+    struct opener o = {d, out_cap, rg, 0};
     struct chunked_par par;
-    struct chunked_error ce;
-    struct progress p;
-    uint64_t pos = 0;
-    size_t n;
-    int rc = 0, st = CHUNKED_OK;
+    int rc = 0, st;
 
-    if (d == NULL || ib == NULL || ob == NULL) {
+    if (d == NULL) {
         snprintf(err, cap, "out of memory");
         rc = TOOL_EXIT_IO;
         goto done;
@@ -181,55 +232,15 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         crypt_pool_par(pool, &par);
         d->par = &par;
     }
-    progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
-    for (;;) {
-        ssize_t r = crypt_read(in->fd, ib + lead_len, in_cap - lead_len);
-        if (r >= 0 && lead_len != 0) {
-            memcpy(ib, lead, lead_len);
-            r += (ssize_t)lead_len;
-            lead_len = 0;
-        }
-        if (r < 0) {
-            snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
-            rc = TOOL_EXIT_IO;
-            break;
-        }
-        st = chunked_dec_update(d, ib, (size_t)r, ob, in_cap, &n, &ce);
-        /* What authenticated before a failure still goes out. */
-        rc = emit(out, rg, pos, ob, n, err, cap);
-        pos += n;
-        if (rc != 0 || st != CHUNKED_OK)
-            break;
-        progress_add(&p, (uint64_t)r);
-        if (rg->len != UINT64_MAX && pos >= rg->off + rg->len)
-            goto done_range; /* every chunk of the range authenticated */
-        if ((size_t)r < in_cap) {
-            st = chunked_dec_final(d, ob, in_cap, &n, &ce);
-            if (st == CHUNKED_OK)
-                rc = emit(out, rg, pos, ob, n, err, cap);
-            pos += n;
-            break;
-        }
-    }
-    progress_end(&p);
-    if (rc == 0 && st != CHUNKED_OK) {
-        snprintf(err, cap, "%s", ce.msg);
-        rc = crypt_exit(st);
-    }
+    rc = crypt_pipe_run(in, in_cap, out_cap, lead, lead_len, open_slot, &o,
+                        emit, &em, quiet, err, cap);
     if (rc == 0 && rg->on)
-        rc = past_end(rg, pos, err, cap);
-    goto done;
-done_range:
-    progress_end(&p);
+        rc = past_end(rg, o.pos, err, cap);
 done:
     crypt_pool_free(pool);
     if (d != NULL)
         chunked_dec_clear(d);
     free(d);
-    if (ob != NULL)
-        chunked_wipe(ob, in_cap);
-    free(ib);
-    free(ob);
     return rc;
 }
 

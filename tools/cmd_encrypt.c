@@ -4,11 +4,13 @@
  * chunked- encryption format (c2sp.org/chunked-encryption; tools/chunked.h),
  * AES-256-GCM or AES-128-GCM as the key file says.
  *
- * Speed: the input is read 1 MiB (64 chunks) per thread at a time and the
- * chunks are sealed straight into one output buffer, written with one
- * write(2): no per-chunk copy or system call. With more than one thread
- * (--threads, default the online CPUs) the chunks of a read are sealed
- * on a thread pool (crypt_pool.h), 64 per thread, and written in order.
+ * Speed: the input is read 1 MiB (64 chunks) per thread at a time (8 MiB
+ * at most) and the chunks are sealed straight into one output buffer,
+ * written with one write(2): no per-chunk copy or system call. With more
+ * than one thread (--threads, default the online CPUs) the chunks of a
+ * read are sealed on a thread pool (crypt_pool.h). Reading, sealing and
+ * writing overlap (crypt_pipe.h): a reader thread reads the next batch
+ * and a writer thread writes the previous one while this one is sealed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -23,10 +25,8 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_pipe.h"
 #include "crypt_pool.h"
-#include "progress.h"
-
-#define IN_BUF (64 * CHUNKED_CHUNK) /* per thread */
 
 enum {
     O_KEY,
@@ -89,22 +89,57 @@ static void usage(FILE *f)
         f);
 }
 
+/* write_out -- the pipe's writer (crypt_pipe.h): straight to the output. */
+static int write_out(void *arg, const uint8_t *buf, size_t n, char *err,
+                     size_t cap)
+{
+    return crypt_write(arg, buf, n, err, cap);
+}
+
+struct sealer {
+    struct chunked_enc *e;
+    size_t out_cap; /* of each slot */
+};
+
+/* seal_slot -- the pipe's step: seals what slot s read into its output,
+ * with the final chunk after the input's end. */
+static int seal_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
+                     size_t cap)
+{
+    struct sealer *w = arg;
+    size_t n, m = 0;
+    int st = chunked_enc_update(w->e, s->in, s->in_len, s->out, w->out_cap, &n);
+
+    (void)stop; /* the input's end is the only end */
+    if (st == CHUNKED_OK && s->end)
+        st = chunked_enc_final(w->e, s->out + n, w->out_cap - n, &m);
+    s->out_len = 0;
+    if (st != CHUNKED_OK) {
+        snprintf(err, cap, "%s",
+                 st == CHUNKED_E_TOO_LONG ? "input too long (2^38 chunks)"
+                                          : "internal error");
+        return crypt_exit(st);
+    }
+    s->out_len = n + m;
+    return 0;
+}
+
 /* run -- the encryption proper, once key, input and output are set. */
 static int run(const struct crypt_key *k, struct crypt_in *in,
                struct crypt_out *out, unsigned threads, int quiet, char *err,
                size_t cap)
 {
     struct chunked_enc *e = crypt_alloc(sizeof(*e));
-    size_t in_cap = threads * (size_t)IN_BUF,
+    /* A read's whole chunks sealed, then the final chunk after them. */
+    size_t in_cap = crypt_pipe_chunks(threads) * CHUNKED_CHUNK,
            out_cap = in_cap / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
-    uint8_t *ib = malloc(in_cap), *ob = malloc(out_cap), hdr[CHUNKED_HEADER];
+    uint8_t hdr[CHUNKED_HEADER];
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct chunked_par par;
-    struct progress p;
-    size_t n;
+    struct sealer w = {e, out_cap};
     int rc = TOOL_EXIT_UNAVAILABLE, st;
 
-    if (e == NULL || ib == NULL || ob == NULL) {
+    if (e == NULL) {
         snprintf(err, cap, "out of memory");
         rc = TOOL_EXIT_IO;
         goto done;
@@ -128,50 +163,13 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     if ((rc = crypt_write(out, k->prefix, k->prefix_len, err, cap)) != 0 ||
         (rc = crypt_write(out, hdr, sizeof(hdr), err, cap)) != 0)
         goto done;
-    progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
-    for (;;) {
-        ssize_t r = crypt_read(in->fd, ib, in_cap);
-        if (r < 0) {
-            progress_end(&p);
-            snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
-            rc = TOOL_EXIT_IO;
-            goto done;
-        }
-        st = chunked_enc_update(e, ib, (size_t)r, ob, out_cap, &n);
-        if (st == CHUNKED_OK)
-            rc = crypt_write(out, ob, n, err, cap);
-        if (st != CHUNKED_OK || rc != 0) {
-            progress_end(&p);
-            if (st != CHUNKED_OK) {
-                snprintf(err, cap, "%s",
-                         st == CHUNKED_E_TOO_LONG
-                             ? "input too long (2^38 chunks)"
-                             : "internal error");
-                rc = crypt_exit(st);
-            }
-            goto done;
-        }
-        progress_add(&p, (uint64_t)r);
-        if ((size_t)r < in_cap)
-            break;
-    }
-    progress_end(&p);
-    st = chunked_enc_final(e, ob, out_cap, &n);
-    if (st != CHUNKED_OK) {
-        snprintf(err, cap, "internal error");
-        rc = crypt_exit(st);
-        goto done;
-    }
-    rc = crypt_write(out, ob, n, err, cap);
+    rc = crypt_pipe_run(in, in_cap, out_cap, NULL, 0, seal_slot, &w, write_out,
+                        out, quiet, err, cap);
 done:
     crypt_pool_free(pool);
     if (e != NULL)
         chunked_enc_clear(e);
     free(e);
-    if (ib != NULL)
-        chunked_wipe(ib, in_cap);
-    free(ib);
-    free(ob);
     return rc;
 }
 
