@@ -29,7 +29,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,39 +39,11 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_opts.h"
 #include "crypt_pipe.h"
 #include "crypt_pool.h"
 
 #define OUT_BUF (64 * CHUNKED_CHUNK)
-
-enum {
-    O_KEY,
-    O_PASS,
-    O_PASS_FD,
-    O_PASS_FILE,
-    O_MAX_MEMORY,
-    O_OUT,
-    O_FORCE,
-    O_CONTEXT,
-    O_OFFSET,
-    O_LENGTH,
-    O_THREADS,
-    O_QUIET,
-    O_FORMAT,
-    O_CIPHER,
-    O_ITER,
-    O_HELP,
-    O_COUNT
-};
-static const struct args_opt opts[O_COUNT] = {
-    {"--key", "-k", 1},           {"--passphrase", "-p", 0},
-    {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
-    {"--max-memory", NULL, 1},    {"--output", "-o", 1},
-    {"--force", "-f", 0},         {"--context", NULL, 1},
-    {"--offset", NULL, 1},        {"--length", NULL, 1},
-    {"--threads", NULL, 1},       {"--quiet", "-q", 0},
-    {"--format", NULL, 1},        {"--cipher", NULL, 1},
-    {"--iter", NULL, 1},          {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
@@ -107,16 +78,11 @@ static void usage(FILE *f)
         f);
 }
 
-struct range {
-    int on;
-    uint64_t off, len; /* len UINT64_MAX: to the end */
-};
-
 /* The pipe's writer (crypt_pipe.h): the plaintext stream, of which
  * only the range goes out. pos is the writer thread's own. */
 struct emitter {
     struct crypt_out *out;
-    const struct range *rg;
+    const struct crypt_range *rg;
     uint64_t pos; /* plaintext offset of the next byte to emit */
 };
 
@@ -135,7 +101,7 @@ static int emit(void *arg, const uint8_t *pt, size_t n, char *err, size_t cap)
     return crypt_write(em->out, pt + (a - pos), (size_t)(b - a), err, cap);
 }
 
-static int past_end(const struct range *rg, uint64_t total, char *err,
+static int past_end(const struct crypt_range *rg, uint64_t total, char *err,
                     size_t cap)
 {
     if (rg->off > total)
@@ -156,7 +122,7 @@ static int past_end(const struct range *rg, uint64_t total, char *err,
 
 /* range_done -- every chunk the range needs authenticated (pos: the
  * plaintext so far): a stream stops reading there. */
-static int range_done(const struct range *rg, uint64_t pos)
+static int range_done(const struct crypt_range *rg, uint64_t pos)
 {
     return rg->len != UINT64_MAX && pos >= rg->off + rg->len;
 }
@@ -164,7 +130,7 @@ static int range_done(const struct range *rg, uint64_t pos)
 struct opener {
     struct chunked_dec *d;
     size_t out_cap; /* of each slot */
-    const struct range *rg;
+    const struct crypt_range *rg;
     uint64_t pos; /* the plaintext released so far */
 };
 
@@ -198,7 +164,7 @@ static int open_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
  * header). */
 static int stream(const struct crypt_key *k, struct crypt_in *in,
                   const uint8_t *lead, size_t lead_len, struct crypt_out *out,
-                  const struct range *rg, unsigned threads, int quiet,
+                  const struct crypt_range *rg, unsigned threads, int quiet,
                   char *err, size_t cap)
 {
     struct chunked_dec *d = crypt_alloc(sizeof(*d));
@@ -266,8 +232,8 @@ static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
 
 /* random_access -- the range of a regular file, chunks by pread. */
 static int random_access(const struct crypt_key *k, struct crypt_in *in,
-                         struct crypt_out *out, struct range *rg, char *err,
-                         size_t cap)
+                         struct crypt_out *out, struct crypt_range *rg,
+                         char *err, size_t cap)
 {
     struct chunked_ra *r = crypt_alloc(sizeof(*r));
     struct src s = {in->fd, k->prefix_len};
@@ -310,107 +276,30 @@ static int random_access(const struct crypt_key *k, struct crypt_in *in,
     return rc;
 }
 
-/* parse_range -- --offset and --length into rg. */
-static int parse_range(const unsigned char *seen, const char **val,
-                       struct range *rg, char *err, size_t cap)
-{
-    char q[96];
-
-    rg->on = seen[O_OFFSET] || seen[O_LENGTH];
-    rg->off = 0;
-    rg->len = UINT64_MAX;
-    if (seen[O_OFFSET] &&
-        args_size(val[O_OFFSET], 0, UINT64_MAX >> 1, &rg->off) != ARGS_OK) {
-        snprintf(err, cap, "--offset: '%s' is not a byte count",
-                 args_quote(q, sizeof(q), val[O_OFFSET]));
-        return -1;
-    }
-    if (seen[O_LENGTH] &&
-        args_size(val[O_LENGTH], 0, UINT64_MAX >> 1, &rg->len) != ARGS_OK) {
-        snprintf(err, cap, "--length: '%s' is not a byte count",
-                 args_quote(q, sizeof(q), val[O_LENGTH]));
-        return -1;
-    }
-    return 0;
-}
-
 int cmd_decrypt(int argc, char **argv)
 {
-    unsigned char seen[O_COUNT];
-    const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
-    struct crypt_key_opts ko = {0};
-    struct crypt_ossl_opts oo;
-    int ossl = 0;
+    struct crypt_opts o;
     struct crypt_key k;
     uint8_t lead[CRYPT_PREFIX_MAX];
     size_t lead_len;
     struct crypt_in in;
     struct crypt_out out;
-    struct range rg;
-    unsigned threads = 1;
     int rc;
 
-    rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
-                    sizeof(err));
-    if (rc == 1) {
-        usage(stdout);
-        return 0;
-    }
-    ko.keyfile = val[O_KEY];
-    ko.passphrase = seen[O_PASS];
-    ko.pass_fd = val[O_PASS_FD];
-    ko.pass_file = val[O_PASS_FILE];
-    ko.max_memory = val[O_MAX_MEMORY];
-    ko.context = val[O_CONTEXT];
-    oo.format = val[O_FORMAT];
-    oo.cipher = val[O_CIPHER];
-    oo.iter = val[O_ITER];
-    if (rc == 0)
-        rc = crypt_key_check(&ko, err, sizeof(err));
-    if (rc == 0)
-        rc = parse_range(seen, val, &rg, err, sizeof(err));
-    if (rc == 0 &&
-        (ossl = crypt_ossl_selected(&oo, &ko, rg.on, err, sizeof(err))) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = crypt_pool_threads(val[O_THREADS], &threads, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-        return TOOL_EXIT_USAGE;
-    }
-    /* With a passphrase, its header is read from the input first. */
-    rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    memset(&k, 0, sizeof(k));
-    lead_len = 0;
-    if (rc == 0 && !ossl) {
-        rc = crypt_key_decrypt(&ko, &in, &k, lead, &lead_len, err, sizeof(err));
-        if (rc != 0)
-            crypt_in_close(&in);
-    }
-    if (rc != 0) {
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-        return rc;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0600, &in, "plaintext",
-                        err, sizeof(err));
-    if (rc == 0 && ossl) {
-        rc = crypt_ossl_run(&oo, &ko, 1, &in, &out, err, sizeof(err));
-    } else if (rc == 0) {
-        if (rg.on && in.is_file)
-            rc = random_access(&k, &in, &out, &rg, err, sizeof(err));
-        else
-            rc = stream(&k, &in, lead, lead_len, &out, &rg, threads,
-                        seen[O_QUIET], err, sizeof(err));
-    }
-    if (rc == 0)
-        rc = crypt_out_commit(&out, err, sizeof(err));
-    else
-        crypt_out_abort(&out);
+    if ((rc = crypt_opts_parse(&o, argc, argv, 1, usage)) != 0)
+        return rc < 0 ? 0 : rc;
+    rc =
+        crypt_start(&o, 0600, &in, &k, lead, &lead_len, &out, err, sizeof(err));
     if (rc != 0)
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-    crypt_in_close(&in);
-    crypt_key_wipe(&k);
-    return rc;
+        return rc;
+    if (o.ossl)
+        rc = crypt_ossl_run(&o.ossl_opts, &o.key, 1, &in, &out, err,
+                            sizeof(err));
+    else if (o.range.on && in.is_file)
+        rc = random_access(&k, &in, &out, &o.range, err, sizeof(err));
+    else
+        rc = stream(&k, &in, lead, lead_len, &out, &o.range, o.threads,
+                    o.seen[CO_QUIET], err, sizeof(err));
+    return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }

@@ -13,8 +13,6 @@
  * and a writer thread writes the previous one while this one is sealed.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,36 +23,9 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_opts.h"
 #include "crypt_pipe.h"
 #include "crypt_pool.h"
-
-enum {
-    O_KEY,
-    O_PASS,
-    O_PASS_FD,
-    O_PASS_FILE,
-    O_ARGON2_TIME,
-    O_ARGON2_MEMORY,
-    O_OUT,
-    O_FORCE,
-    O_CONTEXT,
-    O_THREADS,
-    O_QUIET,
-    O_FORMAT,
-    O_CIPHER,
-    O_ITER,
-    O_HELP,
-    O_COUNT
-};
-static const struct args_opt opts[O_COUNT] = {
-    {"--key", "-k", 1},           {"--passphrase", "-p", 0},
-    {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
-    {"--argon2-time", NULL, 1},   {"--argon2-memory", NULL, 1},
-    {"--output", "-o", 1},        {"--force", "-f", 0},
-    {"--context", NULL, 1},       {"--threads", NULL, 1},
-    {"--quiet", "-q", 0},         {"--format", NULL, 1},
-    {"--cipher", NULL, 1},        {"--iter", NULL, 1},
-    {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
@@ -175,79 +146,27 @@ done:
 
 int cmd_encrypt(int argc, char **argv)
 {
-    unsigned char seen[O_COUNT];
-    const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
-    struct crypt_key_opts ko = {0};
-    struct crypt_ossl_opts oo;
-    int ossl = 0;
+    struct crypt_opts o;
     struct crypt_key k;
     struct crypt_in in;
     struct crypt_out out;
-    mode_t mask;
-    unsigned threads = 1;
+    mode_t mask = umask(0);
     int rc;
 
-    rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
-                    sizeof(err));
-    if (rc == 1) {
-        usage(stdout);
-        return 0;
-    }
-    ko.keyfile = val[O_KEY];
-    ko.passphrase = seen[O_PASS];
-    ko.pass_fd = val[O_PASS_FD];
-    ko.pass_file = val[O_PASS_FILE];
-    ko.argon2_time = val[O_ARGON2_TIME];
-    ko.argon2_memory = val[O_ARGON2_MEMORY];
-    ko.context = val[O_CONTEXT];
-    oo.format = val[O_FORMAT];
-    oo.cipher = val[O_CIPHER];
-    oo.iter = val[O_ITER];
-    if (rc == 0)
-        rc = crypt_key_check(&ko, err, sizeof(err));
-    if (rc == 0 &&
-        (ossl = crypt_ossl_selected(&oo, &ko, 0, err, sizeof(err))) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = crypt_pool_threads(val[O_THREADS], &threads, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-        return TOOL_EXIT_USAGE;
-    }
-    /* The input first: a missing file is reported before a passphrase
-     * is asked for. */
-    rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    memset(&k, 0, sizeof(k));
-    if (rc == 0 && !ossl) {
-        rc = crypt_key_encrypt(&ko, &k, err, sizeof(err));
-        if (rc != 0)
-            crypt_in_close(&in);
-    }
-    if (rc != 0) {
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-        return rc;
-    }
+    umask(mask);
+    if ((rc = crypt_opts_parse(&o, argc, argv, 0, usage)) != 0)
+        return rc < 0 ? 0 : rc;
     /* Ciphertext gets the usual permissions; the temporary file is 0600
      * until it is complete. */
-    mask = umask(0);
-    umask(mask);
-    /* A closed pipe on stdout is an I/O error (exit 3), not a silent
-     * death by SIGPIPE. */
-    signal(SIGPIPE, SIG_IGN);
-    rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0666 & ~mask, &in,
-                        "ciphertext", err, sizeof(err));
-    if (rc == 0 && ossl)
-        rc = crypt_ossl_run(&oo, &ko, 0, &in, &out, err, sizeof(err));
-    else if (rc == 0)
-        rc = run(&k, &in, &out, threads, seen[O_QUIET], err, sizeof(err));
-    if (rc == 0)
-        rc = crypt_out_commit(&out, err, sizeof(err));
-    else
-        crypt_out_abort(&out);
+    rc = crypt_start(&o, 0666 & ~mask, &in, &k, NULL, NULL, &out, err,
+                     sizeof(err));
     if (rc != 0)
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-    crypt_in_close(&in);
-    crypt_key_wipe(&k);
-    return rc;
+        return rc;
+    if (o.ossl)
+        rc = crypt_ossl_run(&o.ossl_opts, &o.key, 0, &in, &out, err,
+                            sizeof(err));
+    else
+        rc = run(&k, &in, &out, o.threads, o.seen[CO_QUIET], err, sizeof(err));
+    return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }
