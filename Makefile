@@ -180,8 +180,11 @@ coverage:
 # and the library built with ThreadSanitizer (clang) in $(TSAN_BUILD),
 # run as $(TSAN_ROUNDS) processes (the one-time initialisations race once
 # per process); any report fails it. threads_tsan_detects checks that a
-# forbidden use (two threads keying one context) is reported. TSAN_CC=gcc
-# works too (libtsan).
+# forbidden use (two threads keying one context) is reported. Then the
+# tool's threads (issue 20): test_chunked through the real pool, and
+# tests/test_tool_tsan.sh (aesir encrypt/decrypt on several threads: the
+# pool and the reader/writer threads, a late tampered chunk, --offset on
+# an open pipe, EPIPE, SIGINT). TSAN_CC=gcc works too (libtsan).
 TSAN_BUILD ?= build-tsan
 TSAN_CC ?= clang
 TSAN_ROUNDS ?= 30
@@ -189,8 +192,11 @@ tsan:
 	@case "$(TSAN_CC)" in *clang*) sh tests/ct-msan-deps.sh $(TSAN_CC);; esac
 	CC=$(TSAN_CC) cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Release \
 		-DAESIR_TSAN=ON -DAESIR_THREADS_ROUNDS=$(TSAN_ROUNDS) $(CMAKE_FLAGS)
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_threads
-	cd $(TSAN_BUILD) && ctest $(CTEST_FLAGS) --no-tests=error -R '^threads'
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_threads aesir_tool \
+		$$(grep -q '^AESIR_TOOL_CRYPTO_FOUND:INTERNAL=1' \
+			$(TSAN_BUILD)/CMakeCache.txt && echo test_chunked)
+	cd $(TSAN_BUILD) && ctest $(CTEST_FLAGS) --no-tests=error -R '^(threads|chunked$$)'
+	sh tests/test_tool_tsan.sh $(TSAN_BUILD)/tools/aesir
 
 # The libFuzzer targets (docs/fuzzing.md): every mode on every engine
 # against SP 800-38A, hostile API call sequences against the header's

@@ -206,3 +206,5 @@ if [ -n "$BENCH" ] && [ -x "$BENCH" ]; then
 else
     echo "  one thread: aesir-bench not given: no GCM figure to compare with"
 fi
+echo "  load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)" \
+    "(at the start: $load)"

@@ -18,6 +18,7 @@ import os
 import pty
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -304,6 +305,120 @@ def test_atomic(d, key):
           "stdout gets chunks 0..2 only (%r)" % r.stderr)
     os.unlink(p)
     return ct, msg
+
+
+# ---- permissions: unreadable input, output directory not writable ------
+
+NOBODY = 65534
+
+
+def unprivileged():
+    """The command prefix that runs the tool without the power to ignore
+    file permissions: none when not root; as root, setpriv (util-linux)
+    to uid/gid 65534 with no groups. (prefix, None), or (None, why not)."""
+    if os.geteuid() != 0:
+        return [], None
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None, "running as root and setpriv (util-linux) is missing"
+    return [setpriv, "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY,
+            "--clear-groups"], None
+
+
+def test_permissions(key):
+    """Unreadable input and an output directory that cannot be written
+    (issue 20 point 6): exit 3, a message naming the file and the reason,
+    nothing left behind. As root, permissions do not stop the tool, so it
+    runs as an unprivileged user (setpriv) on copies of itself and the key
+    that this user can reach; a case that cannot run says why."""
+    prefix, why = unprivileged()
+    if prefix is None:
+        print("NOT RUN: unreadable input / unwritable output directory: "
+              + why, flush=True)
+        return
+    root = os.geteuid() == 0
+    top = tempfile.mkdtemp(prefix="aesir-perm-")
+    try:
+        os.chmod(top, 0o755)
+        # The tool and the key where the user can reach them (the build
+        # tree may sit in a directory it cannot enter).
+        tool, k = os.path.join(top, "aesir"), os.path.join(top, "key")
+        shutil.copy(AESIR, tool)
+        os.chmod(tool, 0o755)
+        shutil.copy(key, k)
+        os.chmod(k, 0o600)
+        ok_dir, ro_dir = os.path.join(top, "ok"), os.path.join(top, "ro")
+        os.mkdir(ok_dir)
+        os.mkdir(ro_dir)
+        plain, locked = os.path.join(top, "plain"), os.path.join(top, "locked")
+        msg = os.urandom(3 * CHUNK + 7)
+        with open(plain, "wb") as f:
+            f.write(msg)
+        ct = run(["encrypt", "-k", key], msg).stdout
+        ct_path, locked_ct = os.path.join(top, "ct"), os.path.join(top,
+                                                                   "locked.ct")
+        with open(ct_path, "wb") as f:
+            f.write(ct)
+        for src, data in ((locked, msg), (locked_ct, ct)):
+            with open(src, "wb") as f:
+                f.write(data)
+            os.chmod(src, 0o000)
+        for p in (plain, ct_path):
+            os.chmod(p, 0o644)
+        os.chmod(ro_dir, 0o555)
+        if root:
+            os.chown(k, NOBODY, NOBODY)
+            os.chown(ok_dir, NOBODY, NOBODY)
+
+        def as_user(args):
+            return subprocess.run(prefix + [tool] + args, capture_output=True)
+
+        # The control: the same user, readable input, writable directory.
+        out = os.path.join(ok_dir, "out")
+        r = as_user(["encrypt", "-k", k, "-o", out, plain])
+        r2 = as_user(["decrypt", "-k", k, ct_path])
+        if r.returncode != 0 or r2.returncode != 0 or r2.stdout != msg:
+            print("NOT RUN: unreadable input / unwritable output directory: "
+                  "the tool does not run as %s (%r %r)"
+                  % ("uid %d" % NOBODY if root else "this user",
+                     r.stderr, r2.stderr), flush=True)
+            check(False, "permission cases could not run")
+            return
+        os.unlink(out)
+        for cmd, src in (("encrypt", locked), ("decrypt", locked_ct)):
+            # Unreadable input, with -o into a writable directory.
+            r = as_user([cmd, "-k", k, "-o", out, src])
+            check(r.returncode == 3 and r.stdout == b"" and
+                  os.path.basename(src).encode() in r.stderr and
+                  b"Permission denied" in r.stderr and
+                  r.stderr.count(b"\n") == 1 and os.listdir(ok_dir) == [],
+                  "%s unreadable input: exit 3, named, nothing left (%d %r)"
+                  % (cmd, r.returncode, r.stderr))
+            # And to stdout.
+            r = as_user([cmd, "-k", k, src])
+            check(r.returncode == 3 and r.stdout == b"" and
+                  b"Permission denied" in r.stderr,
+                  "%s unreadable input to stdout: exit 3 (%r)"
+                  % (cmd, r.stderr))
+        for cmd, src in (("encrypt", plain), ("decrypt", ct_path)):
+            # A readable input, -o into a directory the user cannot write.
+            r = as_user([cmd, "-k", k, "-o", os.path.join(ro_dir, "out"),
+                         src])
+            check(r.returncode == 3 and r.stdout == b"" and
+                  b"cannot create a file in" in r.stderr and
+                  ro_dir.encode() in r.stderr and
+                  b"Permission denied" in r.stderr and
+                  os.listdir(ro_dir) == [],
+                  "%s into an unwritable directory: exit 3, nothing left "
+                  "(%d %r)" % (cmd, r.returncode, r.stderr))
+        print("permission cases ran as %s" %
+              ("uid %d (setpriv)" % NOBODY if root else "uid %d" %
+               os.geteuid()), flush=True)
+    finally:
+        for p in (top, os.path.join(top, "ro")):
+            if os.path.isdir(p):
+                os.chmod(p, 0o755)
+        shutil.rmtree(top, ignore_errors=True)
 
 
 def test_signals(d, key):
@@ -739,6 +854,97 @@ def test_threads(d, key):
           "-p with threads: round trip")
 
 
+def feed(p, data, rng_, max_piece):
+    """Writes data to p's stdin in pieces of random sizes (short reads on
+    the other side), then closes it."""
+    i = 0
+    try:
+        while i < len(data):
+            n = rng_.randint(1, max_piece)
+            p.stdin.write(data[i:i + n])
+            p.stdin.flush()
+            i += n
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+
+
+def test_pipeline(d, key):
+    """Reading, crypto and writing overlap (tools/crypt_pipe.c): pipes
+    that deliver in small pieces, a range that ends while the input pipe
+    stays open (the reader is stopped inside read), a closed stdout pipe
+    while encrypting."""
+    import threading
+    raw = key_bytes(key)
+    msg = os.urandom(3 * BATCH + 12345)
+    ct = py_encrypt(raw, msg)
+    for t in (["--threads", "1"], ["--threads", "3"]):
+        for cmd, data, want in (("encrypt", msg, None), ("decrypt", ct, msg)):
+            p = subprocess.Popen([AESIR, cmd, "-k", key] + t,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+            th = threading.Thread(target=feed,
+                                  args=(p, data, random.Random(7), 70000))
+            th.start()
+            out = p.stdout.read()
+            err = p.stderr.read()
+            th.join()
+            p.wait(timeout=60)
+            if want is None:
+                try:
+                    good = py_decrypt(raw, out) == msg
+                except Exception:
+                    good = False
+            else:
+                good = out == want
+            check(p.returncode == 0 and good and err == b"",
+                  "%s %r from a pipe in small pieces (%r)" % (cmd, t, err))
+    # A range inside the first read, the input pipe left open: the tool
+    # must finish without waiting for more.
+    off, ln = 10 * CHUNK + 3, 2 * CHUNK
+    for t in (["--threads", "1"], ["--threads", "2"]):
+        p = subprocess.Popen([AESIR, "decrypt", "-k", key, "--offset",
+                              str(off), "--length", str(ln)] + t,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        try:
+            # Two reads' worth and a little: the reader then waits for
+            # the rest of a third one.
+            p.stdin.write(ct[:HDR + (BATCH // CHUNK) * 2 * SEALED + 100])
+            p.stdin.flush()
+        except BrokenPipeError:
+            pass  # the tool may finish before taking it all
+        try:
+            p.wait(timeout=30)
+            out, err = p.stdout.read(), p.stderr.read()
+            finished = True
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            out, err, finished = b"", b"", False
+        try:
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        check(finished and p.returncode == 0 and out == msg[off:off + ln],
+              "range on an open pipe %r ends without more input (%r)"
+              % (t, err))
+    # Encrypting into a closed pipe: exit 3, "Broken pipe".
+    p = subprocess.Popen([AESIR, "encrypt", "-k", key, "--threads", "2"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdout.read(10)
+    p.stdout.close()
+    th = threading.Thread(target=feed, args=(p, msg, random.Random(8),
+                                             1 << 20))
+    th.start()
+    err = p.stderr.read()
+    th.join()
+    p.wait(timeout=30)
+    check(p.returncode == 3 and b"Broken pipe" in err,
+          "encrypt to a closed stdout: exit 3 (%d %r)" % (p.returncode, err))
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         k256, k128 = test_keygen(d)
@@ -747,6 +953,7 @@ def main():
         test_terminal(k256)
         test_overwrite(d, k256)
         ct, msg = test_atomic(d, k256)
+        test_permissions(k256)
         test_signals(d, k256)
         test_ranges(d, k256, ct, msg)
         test_usage(k256)
@@ -755,6 +962,7 @@ def main():
         test_passphrase(d, k256)
         test_openssl_format(d, k256)
         test_threads(d, k256)
+        test_pipeline(d, k256)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

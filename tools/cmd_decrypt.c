@@ -10,13 +10,16 @@
  * authenticated; a failure anywhere then ends with exit 1 and a message
  * naming the problem and the byte offset, after the chunks before it.
  *
- * Speed: a stream is read 64 chunks (~1 MiB) per thread at a time; with
- * more than one thread (--threads, default the online CPUs) the whole
- * chunks of a read are opened on a thread pool (crypt_pool.h) into one
- * output buffer. chunked_dec_update() then releases exactly what the
- * one-thread path would: the chunks before the first failure, in order,
- * with the same message and offset; what other threads opened after it
- * is wiped, never written.
+ * Speed: a stream is read 64 chunks (~1 MiB) per thread at a time (8
+ * MiB at most); with more than one thread (--threads, default the online
+ * CPUs) the whole chunks of a read are opened on a thread pool
+ * (crypt_pool.h) into one output buffer. chunked_dec_update() then
+ * releases exactly what the one-thread path would: the chunks before the
+ * first failure, in order, with the same message and offset; what other
+ * threads opened after it is wiped, never written. Reading, opening and
+ * writing overlap (crypt_pipe.h): the next read and the previous write
+ * happen while a batch is opened; a batch's output is handed to the
+ * writer only once opened, and nothing after a failure.
  *
  * --offset/--length: on a regular file, only the chunks holding the
  * range are read (pread) and opened, plus the final chunk, which
@@ -26,7 +29,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,40 +39,11 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_opts.h"
+#include "crypt_pipe.h"
 #include "crypt_pool.h"
-#include "progress.h"
 
-#define IN_BUF (64 * CHUNKED_SEALED) /* per thread */
 #define OUT_BUF (64 * CHUNKED_CHUNK)
-
-enum {
-    O_KEY,
-    O_PASS,
-    O_PASS_FD,
-    O_PASS_FILE,
-    O_MAX_MEMORY,
-    O_OUT,
-    O_FORCE,
-    O_CONTEXT,
-    O_OFFSET,
-    O_LENGTH,
-    O_THREADS,
-    O_QUIET,
-    O_FORMAT,
-    O_CIPHER,
-    O_ITER,
-    O_HELP,
-    O_COUNT
-};
-static const struct args_opt opts[O_COUNT] = {
-    {"--key", "-k", 1},           {"--passphrase", "-p", 0},
-    {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
-    {"--max-memory", NULL, 1},    {"--output", "-o", 1},
-    {"--force", "-f", 0},         {"--context", NULL, 1},
-    {"--offset", NULL, 1},        {"--length", NULL, 1},
-    {"--threads", NULL, 1},       {"--quiet", "-q", 0},
-    {"--format", NULL, 1},        {"--cipher", NULL, 1},
-    {"--iter", NULL, 1},          {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
@@ -105,25 +78,30 @@ static void usage(FILE *f)
         f);
 }
 
-struct range {
-    int on;
-    uint64_t off, len; /* len UINT64_MAX: to the end */
+/* The pipe's writer (crypt_pipe.h): the plaintext stream, of which
+ * only the range goes out. pos is the writer thread's own. */
+struct emitter {
+    struct crypt_out *out;
+    const struct crypt_range *rg;
+    uint64_t pos; /* plaintext offset of the next byte to emit */
 };
 
 /* emit -- the part of plaintext [pos, pos + n) that lies in the range. */
-static int emit(struct crypt_out *out, const struct range *rg, uint64_t pos,
-                const uint8_t *pt, size_t n, char *err, size_t cap)
+static int emit(void *arg, const uint8_t *pt, size_t n, char *err, size_t cap)
 {
-    uint64_t lo = rg->off,
-             hi = rg->len == UINT64_MAX ? UINT64_MAX : rg->off + rg->len;
+    struct emitter *em = arg;
+    uint64_t lo = em->rg->off, pos = em->pos,
+             hi = em->rg->len == UINT64_MAX ? UINT64_MAX
+                                            : em->rg->off + em->rg->len;
     uint64_t a = pos > lo ? pos : lo, b = pos + n < hi ? pos + n : hi;
 
+    em->pos += n;
     if (a >= b)
         return 0;
-    return crypt_write(out, pt + (a - pos), (size_t)(b - a), err, cap);
+    return crypt_write(em->out, pt + (a - pos), (size_t)(b - a), err, cap);
 }
 
-static int past_end(const struct range *rg, uint64_t total, char *err,
+static int past_end(const struct crypt_range *rg, uint64_t total, char *err,
                     size_t cap)
 {
     if (rg->off > total)
@@ -142,26 +120,65 @@ static int past_end(const struct range *rg, uint64_t total, char *err,
     return TOOL_EXIT_USAGE;
 }
 
+/* range_done -- every chunk the range needs authenticated (pos: the
+ * plaintext so far): a stream stops reading there. */
+static int range_done(const struct crypt_range *rg, uint64_t pos)
+{
+    return rg->len != UINT64_MAX && pos >= rg->off + rg->len;
+}
+
+struct opener {
+    struct chunked_dec *d;
+    size_t out_cap; /* of each slot */
+    const struct crypt_range *rg;
+    uint64_t pos; /* the plaintext released so far */
+};
+
+/* open_slot -- the pipe's step: opens what slot s read into its output,
+ * and the final chunk at the input's end (unless the range is complete:
+ * then nothing more is read). */
+static int open_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
+                     size_t cap)
+{
+    struct opener *o = arg;
+    struct chunked_error ce;
+    size_t n, m = 0;
+    int st =
+        chunked_dec_update(o->d, s->in, s->in_len, s->out, o->out_cap, &n, &ce);
+
+    *stop = range_done(o->rg, o->pos + n);
+    if (st == CHUNKED_OK && s->end && !*stop)
+        st = chunked_dec_final(o->d, s->out + n, o->out_cap - n, &m, &ce);
+    /* What authenticated before a failure still goes out. */
+    s->out_len = n + m;
+    o->pos += n + m;
+    if (st != CHUNKED_OK) {
+        snprintf(err, cap, "%s", ce.msg);
+        return crypt_exit(st);
+    }
+    return 0;
+}
+
 /* stream -- decrypts the input from its current position, after
  * lead[0..lead_len) (the stream's first bytes, read with a passphrase
  * header). */
 static int stream(const struct crypt_key *k, struct crypt_in *in,
                   const uint8_t *lead, size_t lead_len, struct crypt_out *out,
-                  const struct range *rg, unsigned threads, int quiet,
+                  const struct crypt_range *rg, unsigned threads, int quiet,
                   char *err, size_t cap)
 {
     struct chunked_dec *d = crypt_alloc(sizeof(*d));
-    size_t in_cap = threads * (size_t)IN_BUF;
-    uint8_t *ib = malloc(in_cap), *ob = malloc(in_cap);
+    size_t chunks = crypt_pipe_chunks(threads);
+    /* A read's whole chunks opened, then the final chunk after them. */
+    size_t in_cap = chunks * CHUNKED_SEALED,
+           out_cap = chunks * CHUNKED_CHUNK + CHUNKED_CHUNK;
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
+    struct emitter em = {out, rg, 0};
+    struct opener o = {d, out_cap, rg, 0};
     struct chunked_par par;
-    struct chunked_error ce;
-    struct progress p;
-    uint64_t pos = 0;
-    size_t n;
-    int rc = 0, st = CHUNKED_OK;
+    int rc = 0, st;
 
-    if (d == NULL || ib == NULL || ob == NULL) {
+    if (d == NULL) {
         snprintf(err, cap, "out of memory");
         rc = TOOL_EXIT_IO;
         goto done;
@@ -181,55 +198,15 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         crypt_pool_par(pool, &par);
         d->par = &par;
     }
-    progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
-    for (;;) {
-        ssize_t r = crypt_read(in->fd, ib + lead_len, in_cap - lead_len);
-        if (r >= 0 && lead_len != 0) {
-            memcpy(ib, lead, lead_len);
-            r += (ssize_t)lead_len;
-            lead_len = 0;
-        }
-        if (r < 0) {
-            snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
-            rc = TOOL_EXIT_IO;
-            break;
-        }
-        st = chunked_dec_update(d, ib, (size_t)r, ob, in_cap, &n, &ce);
-        /* What authenticated before a failure still goes out. */
-        rc = emit(out, rg, pos, ob, n, err, cap);
-        pos += n;
-        if (rc != 0 || st != CHUNKED_OK)
-            break;
-        progress_add(&p, (uint64_t)r);
-        if (rg->len != UINT64_MAX && pos >= rg->off + rg->len)
-            goto done_range; /* every chunk of the range authenticated */
-        if ((size_t)r < in_cap) {
-            st = chunked_dec_final(d, ob, in_cap, &n, &ce);
-            if (st == CHUNKED_OK)
-                rc = emit(out, rg, pos, ob, n, err, cap);
-            pos += n;
-            break;
-        }
-    }
-    progress_end(&p);
-    if (rc == 0 && st != CHUNKED_OK) {
-        snprintf(err, cap, "%s", ce.msg);
-        rc = crypt_exit(st);
-    }
+    rc = crypt_pipe_run(in, in_cap, out_cap, lead, lead_len, open_slot, &o,
+                        emit, &em, quiet, err, cap);
     if (rc == 0 && rg->on)
-        rc = past_end(rg, pos, err, cap);
-    goto done;
-done_range:
-    progress_end(&p);
+        rc = past_end(rg, o.pos, err, cap);
 done:
     crypt_pool_free(pool);
     if (d != NULL)
         chunked_dec_clear(d);
     free(d);
-    if (ob != NULL)
-        chunked_wipe(ob, in_cap);
-    free(ib);
-    free(ob);
     return rc;
 }
 
@@ -255,8 +232,8 @@ static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
 
 /* random_access -- the range of a regular file, chunks by pread. */
 static int random_access(const struct crypt_key *k, struct crypt_in *in,
-                         struct crypt_out *out, struct range *rg, char *err,
-                         size_t cap)
+                         struct crypt_out *out, struct crypt_range *rg,
+                         char *err, size_t cap)
 {
     struct chunked_ra *r = crypt_alloc(sizeof(*r));
     struct src s = {in->fd, k->prefix_len};
@@ -299,107 +276,30 @@ static int random_access(const struct crypt_key *k, struct crypt_in *in,
     return rc;
 }
 
-/* parse_range -- --offset and --length into rg. */
-static int parse_range(const unsigned char *seen, const char **val,
-                       struct range *rg, char *err, size_t cap)
-{
-    char q[96];
-
-    rg->on = seen[O_OFFSET] || seen[O_LENGTH];
-    rg->off = 0;
-    rg->len = UINT64_MAX;
-    if (seen[O_OFFSET] &&
-        args_size(val[O_OFFSET], 0, UINT64_MAX >> 1, &rg->off) != ARGS_OK) {
-        snprintf(err, cap, "--offset: '%s' is not a byte count",
-                 args_quote(q, sizeof(q), val[O_OFFSET]));
-        return -1;
-    }
-    if (seen[O_LENGTH] &&
-        args_size(val[O_LENGTH], 0, UINT64_MAX >> 1, &rg->len) != ARGS_OK) {
-        snprintf(err, cap, "--length: '%s' is not a byte count",
-                 args_quote(q, sizeof(q), val[O_LENGTH]));
-        return -1;
-    }
-    return 0;
-}
-
 int cmd_decrypt(int argc, char **argv)
 {
-    unsigned char seen[O_COUNT];
-    const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
-    struct crypt_key_opts ko = {0};
-    struct crypt_ossl_opts oo;
-    int ossl = 0;
+    struct crypt_opts o;
     struct crypt_key k;
     uint8_t lead[CRYPT_PREFIX_MAX];
     size_t lead_len;
     struct crypt_in in;
     struct crypt_out out;
-    struct range rg;
-    unsigned threads = 1;
     int rc;
 
-    rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
-                    sizeof(err));
-    if (rc == 1) {
-        usage(stdout);
-        return 0;
-    }
-    ko.keyfile = val[O_KEY];
-    ko.passphrase = seen[O_PASS];
-    ko.pass_fd = val[O_PASS_FD];
-    ko.pass_file = val[O_PASS_FILE];
-    ko.max_memory = val[O_MAX_MEMORY];
-    ko.context = val[O_CONTEXT];
-    oo.format = val[O_FORMAT];
-    oo.cipher = val[O_CIPHER];
-    oo.iter = val[O_ITER];
-    if (rc == 0)
-        rc = crypt_key_check(&ko, err, sizeof(err));
-    if (rc == 0)
-        rc = parse_range(seen, val, &rg, err, sizeof(err));
-    if (rc == 0 &&
-        (ossl = crypt_ossl_selected(&oo, &ko, rg.on, err, sizeof(err))) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = crypt_pool_threads(val[O_THREADS], &threads, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-        return TOOL_EXIT_USAGE;
-    }
-    /* With a passphrase, its header is read from the input first. */
-    rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    memset(&k, 0, sizeof(k));
-    lead_len = 0;
-    if (rc == 0 && !ossl) {
-        rc = crypt_key_decrypt(&ko, &in, &k, lead, &lead_len, err, sizeof(err));
-        if (rc != 0)
-            crypt_in_close(&in);
-    }
-    if (rc != 0) {
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-        return rc;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0600, &in, "plaintext",
-                        err, sizeof(err));
-    if (rc == 0 && ossl) {
-        rc = crypt_ossl_run(&oo, &ko, 1, &in, &out, err, sizeof(err));
-    } else if (rc == 0) {
-        if (rg.on && in.is_file)
-            rc = random_access(&k, &in, &out, &rg, err, sizeof(err));
-        else
-            rc = stream(&k, &in, lead, lead_len, &out, &rg, threads,
-                        seen[O_QUIET], err, sizeof(err));
-    }
-    if (rc == 0)
-        rc = crypt_out_commit(&out, err, sizeof(err));
-    else
-        crypt_out_abort(&out);
+    if ((rc = crypt_opts_parse(&o, argc, argv, 1, usage)) != 0)
+        return rc < 0 ? 0 : rc;
+    rc =
+        crypt_start(&o, 0600, &in, &k, lead, &lead_len, &out, err, sizeof(err));
     if (rc != 0)
-        fprintf(stderr, "aesir decrypt: %s\n", err);
-    crypt_in_close(&in);
-    crypt_key_wipe(&k);
-    return rc;
+        return rc;
+    if (o.ossl)
+        rc = crypt_ossl_run(&o.ossl_opts, &o.key, 1, &in, &out, err,
+                            sizeof(err));
+    else if (o.range.on && in.is_file)
+        rc = random_access(&k, &in, &out, &o.range, err, sizeof(err));
+    else
+        rc = stream(&k, &in, lead, lead_len, &out, &o.range, o.threads,
+                    o.seen[CO_QUIET], err, sizeof(err));
+    return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }

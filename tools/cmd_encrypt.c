@@ -4,15 +4,15 @@
  * chunked- encryption format (c2sp.org/chunked-encryption; tools/chunked.h),
  * AES-256-GCM or AES-128-GCM as the key file says.
  *
- * Speed: the input is read 1 MiB (64 chunks) per thread at a time and the
- * chunks are sealed straight into one output buffer, written with one
- * write(2): no per-chunk copy or system call. With more than one thread
- * (--threads, default the online CPUs) the chunks of a read are sealed
- * on a thread pool (crypt_pool.h), 64 per thread, and written in order.
+ * Speed: the input is read 1 MiB (64 chunks) per thread at a time (8 MiB
+ * at most) and the chunks are sealed straight into one output buffer,
+ * written with one write(2): no per-chunk copy or system call. With more
+ * than one thread (--threads, default the online CPUs) the chunks of a
+ * read are sealed on a thread pool (crypt_pool.h). Reading, sealing and
+ * writing overlap (crypt_pipe.h): a reader thread reads the next batch
+ * and a writer thread writes the previous one while this one is sealed.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,38 +23,9 @@
 #include "crypt_io.h"
 #include "crypt_key.h"
 #include "crypt_openssl.h"
+#include "crypt_opts.h"
+#include "crypt_pipe.h"
 #include "crypt_pool.h"
-#include "progress.h"
-
-#define IN_BUF (64 * CHUNKED_CHUNK) /* per thread */
-
-enum {
-    O_KEY,
-    O_PASS,
-    O_PASS_FD,
-    O_PASS_FILE,
-    O_ARGON2_TIME,
-    O_ARGON2_MEMORY,
-    O_OUT,
-    O_FORCE,
-    O_CONTEXT,
-    O_THREADS,
-    O_QUIET,
-    O_FORMAT,
-    O_CIPHER,
-    O_ITER,
-    O_HELP,
-    O_COUNT
-};
-static const struct args_opt opts[O_COUNT] = {
-    {"--key", "-k", 1},           {"--passphrase", "-p", 0},
-    {"--passphrase-fd", NULL, 1}, {"--passphrase-file", NULL, 1},
-    {"--argon2-time", NULL, 1},   {"--argon2-memory", NULL, 1},
-    {"--output", "-o", 1},        {"--force", "-f", 0},
-    {"--context", NULL, 1},       {"--threads", NULL, 1},
-    {"--quiet", "-q", 0},         {"--format", NULL, 1},
-    {"--cipher", NULL, 1},        {"--iter", NULL, 1},
-    {"--help", "-h", 0}};
 
 static void usage(FILE *f)
 {
@@ -89,22 +60,57 @@ static void usage(FILE *f)
         f);
 }
 
+/* write_out -- the pipe's writer (crypt_pipe.h): straight to the output. */
+static int write_out(void *arg, const uint8_t *buf, size_t n, char *err,
+                     size_t cap)
+{
+    return crypt_write(arg, buf, n, err, cap);
+}
+
+struct sealer {
+    struct chunked_enc *e;
+    size_t out_cap; /* of each slot */
+};
+
+/* seal_slot -- the pipe's step: seals what slot s read into its output,
+ * with the final chunk after the input's end. */
+static int seal_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
+                     size_t cap)
+{
+    struct sealer *w = arg;
+    size_t n, m = 0;
+    int st = chunked_enc_update(w->e, s->in, s->in_len, s->out, w->out_cap, &n);
+
+    (void)stop; /* the input's end is the only end */
+    if (st == CHUNKED_OK && s->end)
+        st = chunked_enc_final(w->e, s->out + n, w->out_cap - n, &m);
+    s->out_len = 0;
+    if (st != CHUNKED_OK) {
+        snprintf(err, cap, "%s",
+                 st == CHUNKED_E_TOO_LONG ? "input too long (2^38 chunks)"
+                                          : "internal error");
+        return crypt_exit(st);
+    }
+    s->out_len = n + m;
+    return 0;
+}
+
 /* run -- the encryption proper, once key, input and output are set. */
 static int run(const struct crypt_key *k, struct crypt_in *in,
                struct crypt_out *out, unsigned threads, int quiet, char *err,
                size_t cap)
 {
     struct chunked_enc *e = crypt_alloc(sizeof(*e));
-    size_t in_cap = threads * (size_t)IN_BUF,
+    /* A read's whole chunks sealed, then the final chunk after them. */
+    size_t in_cap = crypt_pipe_chunks(threads) * CHUNKED_CHUNK,
            out_cap = in_cap / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
-    uint8_t *ib = malloc(in_cap), *ob = malloc(out_cap), hdr[CHUNKED_HEADER];
+    uint8_t hdr[CHUNKED_HEADER];
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct chunked_par par;
-    struct progress p;
-    size_t n;
+    struct sealer w = {e, out_cap};
     int rc = TOOL_EXIT_UNAVAILABLE, st;
 
-    if (e == NULL || ib == NULL || ob == NULL) {
+    if (e == NULL) {
         snprintf(err, cap, "out of memory");
         rc = TOOL_EXIT_IO;
         goto done;
@@ -128,128 +134,39 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     if ((rc = crypt_write(out, k->prefix, k->prefix_len, err, cap)) != 0 ||
         (rc = crypt_write(out, hdr, sizeof(hdr), err, cap)) != 0)
         goto done;
-    progress_init(&p, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
-    for (;;) {
-        ssize_t r = crypt_read(in->fd, ib, in_cap);
-        if (r < 0) {
-            progress_end(&p);
-            snprintf(err, cap, "reading %s: %s", in->name, strerror(errno));
-            rc = TOOL_EXIT_IO;
-            goto done;
-        }
-        st = chunked_enc_update(e, ib, (size_t)r, ob, out_cap, &n);
-        if (st == CHUNKED_OK)
-            rc = crypt_write(out, ob, n, err, cap);
-        if (st != CHUNKED_OK || rc != 0) {
-            progress_end(&p);
-            if (st != CHUNKED_OK) {
-                snprintf(err, cap, "%s",
-                         st == CHUNKED_E_TOO_LONG
-                             ? "input too long (2^38 chunks)"
-                             : "internal error");
-                rc = crypt_exit(st);
-            }
-            goto done;
-        }
-        progress_add(&p, (uint64_t)r);
-        if ((size_t)r < in_cap)
-            break;
-    }
-    progress_end(&p);
-    st = chunked_enc_final(e, ob, out_cap, &n);
-    if (st != CHUNKED_OK) {
-        snprintf(err, cap, "internal error");
-        rc = crypt_exit(st);
-        goto done;
-    }
-    rc = crypt_write(out, ob, n, err, cap);
+    rc = crypt_pipe_run(in, in_cap, out_cap, NULL, 0, seal_slot, &w, write_out,
+                        out, quiet, err, cap);
 done:
     crypt_pool_free(pool);
     if (e != NULL)
         chunked_enc_clear(e);
     free(e);
-    if (ib != NULL)
-        chunked_wipe(ib, in_cap);
-    free(ib);
-    free(ob);
     return rc;
 }
 
 int cmd_encrypt(int argc, char **argv)
 {
-    unsigned char seen[O_COUNT];
-    const char *val[O_COUNT], *in_path;
     char err[CRYPT_ERR];
-    struct crypt_key_opts ko = {0};
-    struct crypt_ossl_opts oo;
-    int ossl = 0;
+    struct crypt_opts o;
     struct crypt_key k;
     struct crypt_in in;
     struct crypt_out out;
-    mode_t mask;
-    unsigned threads = 1;
+    mode_t mask = umask(0);
     int rc;
 
-    rc = crypt_scan(argc, argv, opts, O_COUNT, O_HELP, seen, val, &in_path, err,
-                    sizeof(err));
-    if (rc == 1) {
-        usage(stdout);
-        return 0;
-    }
-    ko.keyfile = val[O_KEY];
-    ko.passphrase = seen[O_PASS];
-    ko.pass_fd = val[O_PASS_FD];
-    ko.pass_file = val[O_PASS_FILE];
-    ko.argon2_time = val[O_ARGON2_TIME];
-    ko.argon2_memory = val[O_ARGON2_MEMORY];
-    ko.context = val[O_CONTEXT];
-    oo.format = val[O_FORMAT];
-    oo.cipher = val[O_CIPHER];
-    oo.iter = val[O_ITER];
-    if (rc == 0)
-        rc = crypt_key_check(&ko, err, sizeof(err));
-    if (rc == 0 &&
-        (ossl = crypt_ossl_selected(&oo, &ko, 0, err, sizeof(err))) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = crypt_pool_threads(val[O_THREADS], &threads, err, sizeof(err));
-    if (rc != 0) {
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-        return TOOL_EXIT_USAGE;
-    }
-    /* The input first: a missing file is reported before a passphrase
-     * is asked for. */
-    rc = crypt_in_open(&in, in_path, err, sizeof(err));
-    memset(&k, 0, sizeof(k));
-    if (rc == 0 && !ossl) {
-        rc = crypt_key_encrypt(&ko, &k, err, sizeof(err));
-        if (rc != 0)
-            crypt_in_close(&in);
-    }
-    if (rc != 0) {
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-        return rc;
-    }
+    umask(mask);
+    if ((rc = crypt_opts_parse(&o, argc, argv, 0, usage)) != 0)
+        return rc < 0 ? 0 : rc;
     /* Ciphertext gets the usual permissions; the temporary file is 0600
      * until it is complete. */
-    mask = umask(0);
-    umask(mask);
-    /* A closed pipe on stdout is an I/O error (exit 3), not a silent
-     * death by SIGPIPE. */
-    signal(SIGPIPE, SIG_IGN);
-    rc = crypt_out_open(&out, val[O_OUT], seen[O_FORCE], 0666 & ~mask, &in,
-                        "ciphertext", err, sizeof(err));
-    if (rc == 0 && ossl)
-        rc = crypt_ossl_run(&oo, &ko, 0, &in, &out, err, sizeof(err));
-    else if (rc == 0)
-        rc = run(&k, &in, &out, threads, seen[O_QUIET], err, sizeof(err));
-    if (rc == 0)
-        rc = crypt_out_commit(&out, err, sizeof(err));
-    else
-        crypt_out_abort(&out);
+    rc = crypt_start(&o, 0666 & ~mask, &in, &k, NULL, NULL, &out, err,
+                     sizeof(err));
     if (rc != 0)
-        fprintf(stderr, "aesir encrypt: %s\n", err);
-    crypt_in_close(&in);
-    crypt_key_wipe(&k);
-    return rc;
+        return rc;
+    if (o.ossl)
+        rc = crypt_ossl_run(&o.ossl_opts, &o.key, 0, &in, &out, err,
+                            sizeof(err));
+    else
+        rc = run(&k, &in, &out, o.threads, o.seen[CO_QUIET], err, sizeof(err));
+    return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }

@@ -1,0 +1,302 @@
+/*
+ * crypt_pipe.c -- the reader and writer threads around the crypto of
+ * `aesir encrypt/decrypt` (crypt_pipe.h).
+ *
+ * Three counters under one mutex say where every slot is: slots
+ * [written, handed) are the writer's, [handed, read) are read and wait
+ * for the caller, and the reader may fill slot `read` only while
+ * read - written < CRYPT_PIPE_SLOTS, so it never touches a slot the
+ * caller or the writer still holds. Slot k of the sequence is
+ * slot[k % CRYPT_PIPE_SLOTS]. One condition variable, broadcast on every
+ * change: three threads, a few changes per MiB.
+ *
+ * The reader can be cancelled only while it is in crypt_read() (it
+ * holds no lock there, and cancellation is disabled everywhere else), so
+ * pipe_end() can stop it when a pipe brings no more input.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "crypt_pipe.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunked.h"
+#include "progress.h"
+#include "tool.h"
+
+#define MAX_THREADS_PER_SLOT 8
+
+struct crypt_pipe {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned long read, handed, written; /* slot sequence numbers */
+    int stop;                            /* the reader: read no more */
+    int closing; /* the writer: exit once [written, handed) is written */
+    int reading; /* the reader is in crypt_read(): cancel it there */
+    int werr;    /* the writer's exit code, 0 */
+    char err[CRYPT_ERR];
+    int fd;
+    size_t in_cap, out_cap;
+    const uint8_t *lead;
+    size_t lead_len;
+    crypt_pipe_write_fn write;
+    void *arg;
+    pthread_t reader, writer;
+    int started; /* threads running: 0, 1 (reader) or 2 (both) */
+    struct crypt_slot slot[CRYPT_PIPE_SLOTS];
+};
+
+size_t crypt_pipe_chunks(unsigned threads)
+{
+    if (threads < 1)
+        threads = 1;
+    if (threads > MAX_THREADS_PER_SLOT)
+        threads = MAX_THREADS_PER_SLOT;
+    return 64 * (size_t)threads;
+}
+
+/* fill -- reads slot s (the lead first, for the first one). */
+static void fill(struct crypt_pipe *p, struct crypt_slot *s, size_t lead)
+{
+    ssize_t r;
+    int old;
+
+    if (lead != 0)
+        memcpy(s->in, p->lead, lead);
+    pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+    r = crypt_read(p->fd, s->in + lead, p->in_cap - lead);
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    s->rerr = r < 0 ? (errno != 0 ? errno : EIO) : 0;
+    s->in_len = r < 0 ? 0 : lead + (size_t)r;
+    s->end = r < 0 || s->in_len < p->in_cap;
+}
+
+static void *reader(void *v)
+{
+    struct crypt_pipe *p = v;
+    size_t lead = p->lead_len;
+    int old;
+
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        struct crypt_slot *s;
+        while (!p->stop && p->read - p->written >= CRYPT_PIPE_SLOTS)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->stop)
+            break;
+        s = &p->slot[p->read % CRYPT_PIPE_SLOTS];
+        p->reading = 1;
+        pthread_mutex_unlock(&p->mu);
+        fill(p, s, lead);
+        lead = 0;
+        pthread_mutex_lock(&p->mu);
+        p->reading = 0;
+        p->read++;
+        pthread_cond_broadcast(&p->cv);
+        if (s->end)
+            break;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void *writer(void *v)
+{
+    struct crypt_pipe *p = v;
+    char err[CRYPT_ERR];
+
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        struct crypt_slot *s;
+        int rc = 0;
+        while (p->written == p->handed && !p->closing)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->written == p->handed)
+            break; /* closing, and everything is written */
+        s = &p->slot[p->written % CRYPT_PIPE_SLOTS];
+        if (p->werr == 0) {
+            pthread_mutex_unlock(&p->mu);
+            rc = p->write(p->arg, s->out, s->out_len, err, sizeof(err));
+            pthread_mutex_lock(&p->mu);
+        }
+        if (rc != 0) {
+            /* Nothing more is written; the caller's next
+             * pipe_next() returns NULL. */
+            p->werr = rc;
+            p->stop = 1;
+            memcpy(p->err, err, strlen(err) + 1);
+        }
+        p->written++;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* release -- wipes and frees the slots and p; the threads are gone. */
+static void release(struct crypt_pipe *p)
+{
+    for (int i = 0; i < CRYPT_PIPE_SLOTS; i++) {
+        if (p->slot[i].in != NULL)
+            chunked_wipe(p->slot[i].in, p->in_cap);
+        if (p->slot[i].out != NULL)
+            chunked_wipe(p->slot[i].out, p->out_cap);
+        free(p->slot[i].in);
+        free(p->slot[i].out);
+    }
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}
+
+/* pipe_end -- waits until every slot handed over is written, stops the
+ * reader, wipes and frees: 0, or the writer's exit code and message. */
+static int pipe_end(struct crypt_pipe *p, char *err, size_t cap)
+{
+    int rc;
+
+    if (p == NULL)
+        return 0;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    p->closing = 1;
+    if (p->reading)
+        pthread_cancel(p->reader);
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    if (p->started >= 2)
+        pthread_join(p->writer, NULL);
+    if (p->started >= 1)
+        pthread_join(p->reader, NULL);
+    rc = p->werr;
+    if (rc != 0 && err != NULL && cap > 0) {
+        size_t n = strlen(p->err);
+        if (n >= cap)
+            n = cap - 1;
+        memcpy(err, p->err, n);
+        err[n] = '\0';
+    }
+    release(p);
+    return rc;
+}
+
+/* pipe_new -- starts reading fd (after lead) and the writer; NULL when
+ * out of memory or the threads cannot be started. */
+static struct crypt_pipe *pipe_new(int fd, size_t in_cap, size_t out_cap,
+                                   const uint8_t *lead, size_t lead_len,
+                                   crypt_pipe_write_fn write, void *arg)
+{
+    struct crypt_pipe *p;
+    sigset_t all, old;
+
+    if (lead_len >= in_cap || (p = calloc(1, sizeof(*p))) == NULL)
+        return NULL;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    pthread_cond_init(&p->cv, NULL);
+    p->fd = fd;
+    p->in_cap = in_cap;
+    p->out_cap = out_cap;
+    p->lead = lead;
+    p->lead_len = lead_len;
+    p->write = write;
+    p->arg = arg;
+    for (int i = 0; i < CRYPT_PIPE_SLOTS; i++) {
+        p->slot[i].in = crypt_alloc(in_cap);
+        p->slot[i].out = crypt_alloc(out_cap);
+        if (p->slot[i].in == NULL || p->slot[i].out == NULL) {
+            release(p);
+            return NULL;
+        }
+    }
+    /* The threads inherit a full signal mask: signals go to the main
+     * thread (crypt_pipe.h). */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    if (pthread_create(&p->reader, NULL, reader, p) == 0) {
+        p->started = 1;
+        if (pthread_create(&p->writer, NULL, writer, p) == 0)
+            p->started = 2;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (p->started < 2) {
+        pipe_end(p, NULL, 0);
+        return NULL;
+    }
+    return p;
+}
+
+/* pipe_next -- the next slot read, in order (waits for it); NULL once
+ * the writer failed. */
+static struct crypt_slot *pipe_next(struct crypt_pipe *p)
+{
+    struct crypt_slot *s = NULL;
+
+    pthread_mutex_lock(&p->mu);
+    while (p->werr == 0 && p->handed == p->read)
+        pthread_cond_wait(&p->cv, &p->mu);
+    if (p->werr == 0)
+        s = &p->slot[p->handed % CRYPT_PIPE_SLOTS];
+    pthread_mutex_unlock(&p->mu);
+    return s;
+}
+
+/* pipe_put -- hands the slot pipe_next() returned to the writer. */
+static void pipe_put(struct crypt_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->handed++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+int crypt_pipe_run(const struct crypt_in *in, size_t in_cap, size_t out_cap,
+                   const uint8_t *lead, size_t lead_len,
+                   crypt_pipe_step_fn step, void *step_arg,
+                   crypt_pipe_write_fn write, void *write_arg, int quiet,
+                   char *err, size_t cap)
+{
+    struct crypt_pipe *p;
+    struct progress pr;
+    char werr[CRYPT_ERR];
+    int rc = 0, wrc;
+
+    p = pipe_new(in->fd, in_cap, out_cap, lead, lead_len, write, write_arg);
+    if (p == NULL) {
+        snprintf(err, cap, "cannot start the I/O threads");
+        return TOOL_EXIT_IO;
+    }
+    progress_init(&pr, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
+    for (;;) {
+        struct crypt_slot *s = pipe_next(p);
+        size_t r;
+        int end, stop = 0;
+        if (s == NULL)
+            break; /* the writer failed: pipe_end() says how */
+        if (s->rerr != 0) {
+            snprintf(err, cap, "reading %s: %s", in->name, strerror(s->rerr));
+            rc = TOOL_EXIT_IO;
+            break;
+        }
+        rc = step(step_arg, s, &stop, err, cap);
+        r = s->in_len, end = s->end; /* s is the writer's after this */
+        pipe_put(p);
+        if (rc != 0 || stop || end)
+            break;
+        progress_add(&pr, (uint64_t)r);
+    }
+    progress_end(&pr);
+    /* A write error came first: it ends the loop above a slot later. */
+    if ((wrc = pipe_end(p, werr, sizeof(werr))) != 0) {
+        rc = wrc;
+        snprintf(err, cap, "%s", werr);
+    }
+    return rc;
+}

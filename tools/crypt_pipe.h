@@ -1,0 +1,84 @@
+/*
+ * crypt_pipe.h -- reading, crypto and writing at the same time for
+ * `aesir encrypt` and `aesir decrypt` (issue 20 point 4; double
+ * buffering, as in any streaming copy that must not wait for its own
+ * disk): a reader thread fills the next slot while the caller seals or
+ * opens the current one (on the thread pool, crypt_pool.h) and a writer
+ * thread writes the one before.
+ *
+ *   reader   read slot i+1    read slot i+2    ...
+ *   caller   crypt slot i     crypt slot i+1   ...
+ *   writer   write slot i-1   write slot i     ...
+ *
+ * The slots go round a ring of CRYPT_PIPE_SLOTS: the reader fills them
+ * in turn, the caller takes them in the order they were read, the writer
+ * writes them in the order the caller handed them over. So the output is
+ * in order, and the writer writes only what the caller put in a slot's
+ * out[0..out_len): decryption puts only authenticated plaintext there
+ * (chunked_dec_update), and after a failure it hands over no more slots.
+ *
+ * Errors come out as a one-thread loop would meet them: a write error in
+ * an earlier slot wins over a read or crypto error in a later one. The
+ * reader and writer block every
+ * signal, so SIGINT and SIGTERM are handled on the main thread, which
+ * owns the temporary output file (outfile.c). When the caller stops
+ * early (a failure; the end of a --length range on a pipe), the reader is
+ * cancelled inside read(2), the only place it can be cancelled: a pipe
+ * may never bring more input. Every slot is wiped before it is freed
+ * (plaintext is in the input when encrypting, in the output when
+ * decrypting).
+ */
+#ifndef AESIR_TOOLS_CRYPT_PIPE_H
+#define AESIR_TOOLS_CRYPT_PIPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypt_io.h"
+
+/* Three slots: one being read, one in the crypto, one being written. */
+#define CRYPT_PIPE_SLOTS 3
+
+/* crypt_pipe_chunks -- chunks per slot for a pool of threads: 64 (1 MiB)
+ * per thread, for at most 8 threads (3 slots of 8 MiB in and out are
+ * enough to keep 16 threads busy with ranges of 16 chunks). */
+size_t crypt_pipe_chunks(unsigned threads);
+
+struct crypt_slot {
+    uint8_t *in;
+    size_t in_len; /* bytes read: fewer than in_cap only at the end */
+    int end;       /* the input ended in this slot */
+    int rerr;      /* errno of a failed read (then in_len is 0), else 0 */
+    uint8_t *out;
+    size_t out_len; /* the caller's: the bytes to write from out */
+};
+
+/* crypt_pipe_write_fn -- writes buf[0..n) (called on the writer thread,
+ * in order): 0, or an exit code with a message in err. */
+typedef int (*crypt_pipe_write_fn)(void *arg, const uint8_t *buf, size_t n,
+                                   char *err, size_t cap);
+
+/* crypt_pipe_step_fn -- seals or opens slot s (on the calling thread, in
+ * order): sets s->out_len (the bytes of s->out to write: also after a
+ * failure, for what authenticated before it) and returns 0, with *stop
+ * set when no more input is needed, or an exit code with a message in
+ * err (no later slot is then read or written). */
+typedef int (*crypt_pipe_step_fn)(void *arg, struct crypt_slot *s, int *stop,
+                                  char *err, size_t cap);
+
+/*
+ * crypt_pipe_run -- the whole stream: reads in (after lead[0..lead_len),
+ * bytes already read from it, lead_len < in_cap) into slots of in_cap
+ * bytes with out_cap bytes of output each, calls step on each slot in
+ * order, write on each slot's output in order, until the slot where the
+ * input ends, a stop, or a failure. Progress on a TTY unless quiet
+ * (progress.h). 0, or an exit code with the message in err: the first
+ * failure in the order a one-thread loop would meet them.
+ */
+int crypt_pipe_run(const struct crypt_in *in, size_t in_cap, size_t out_cap,
+                   const uint8_t *lead, size_t lead_len,
+                   crypt_pipe_step_fn step, void *step_arg,
+                   crypt_pipe_write_fn write, void *write_arg, int quiet,
+                   char *err, size_t cap);
+
+#endif /* AESIR_TOOLS_CRYPT_PIPE_H */
