@@ -1409,12 +1409,22 @@ int main(void)
         avail[navail++] = name;
         printf("  %-14s", name);
         for (size_t v = 0; v < 6; v++) {
+            const struct aegis_key_state *ks =
+                (const struct aegis_key_state *)(const void *)k.opaque;
             const char *p = "?";
+            int upd = 0;
             if (aesir_aegis_init_ex(&k, variants[v], key,
                                     aesir_aegis_key_bytes(variants[v]),
-                                    name) == AESIR_OK)
+                                    name) == AESIR_OK) {
                 (void)aesir_aegis_engine(&k, NULL, &p);
-            printf(" %s:%s", vname(variants[v]), p);
+                /* a whole-message kernel comes with its incremental
+                 * blocks (aegis_update), and only a kernel does */
+                snprintf(where, sizeof(where), "%s %s: aegis_update", name,
+                         vname(variants[v]));
+                upd = ks->update != NULL;
+                T((ks->kernel != NULL) == upd);
+            }
+            printf(" %s:%s%s", vname(variants[v]), p, upd ? "+update" : "");
         }
         printf("\n");
         aesir_aegis_clear(&k);

@@ -35,7 +35,7 @@
  * releases no plaintext on failure: it zeroes what it wrote.
  */
 #include "aegis.h"
-#include "ct.h"
+#include "aead_ctx.h"
 
 /* ---- the generic path ------------------------------------------------ */
 
@@ -422,17 +422,11 @@ static int check(const struct aegis_key_state *k, const uint8_t *nonce,
                  size_t nonce_len, const uint8_t *aad, size_t aad_len,
                  size_t tag_len)
 {
-    if (k == NULL)
-        return AESIR_E_STATE;
-    if (nonce == NULL || (aad == NULL && aad_len != 0))
-        return AESIR_E_ARGUMENT;
-    if (tag_len != 16 && tag_len != 32)
-        return AESIR_E_ARGUMENT;
-    if (nonce_len != key_bytes(k->variant))
-        return AESIR_E_IV_LENGTH;
-    if (!aesir_at_most(aad_len, AEGIS_MAX_LEN))
-        return AESIR_E_INPUT_LENGTH;
-    return AESIR_OK;
+    /* the data's pointers and length are the callers' (after these) */
+    return aead_oneshot_checks(k, nonce, aad, aad_len, NULL, NULL, 0,
+                               tag_len == 16 || tag_len == 32,
+                               k != NULL && nonce_len == key_bytes(k->variant),
+                               aesir_at_most(aad_len, AEGIS_MAX_LEN));
 }
 
 static void run(const struct aegis_key_state *k, const uint8_t *nonce,
@@ -488,7 +482,7 @@ int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
 {
     const struct aegis_key_state *k = key_state(key);
     uint8_t t[32], want[32];
-    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len), bad;
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
 
     if (err != AESIR_OK)
         return err;
@@ -503,16 +497,14 @@ int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
     else
         memcpy(want, tag, 32);
     run(k, nonce, aad, aad_len, out, in, len, t, tag_len, 1);
-    bad = tags_differ(t, want, tag_len);
-    /* Declassified (ct.h): the verdict is the return code */
-    CT_PUBLIC(&bad, sizeof(bad));
-    aesir_wipe(t, sizeof(t));
-    if (bad != 0) {
-        if (len != 0)
-            aesir_wipe(out, len); /* no unauthenticated plaintext */
-        return AESIR_E_AUTH;
+    {
+        int bad = tags_differ(t, want, tag_len);
+        /* Declassified (ct.h): the verdict is the return code */
+        CT_PUBLIC(&bad, sizeof(bad));
+        err = bad == 0 ? AESIR_OK : AESIR_E_AUTH;
     }
-    return AESIR_OK;
+    aesir_wipe(t, sizeof(t));
+    return aead_released(err, out, len);
 }
 
 int aesir_aegis_seal(const aesir_aegis_key *key, const uint8_t *nonce,
@@ -603,41 +595,14 @@ static struct aegis_ctx_state *ctx_state(aesir_aegis *ctx)
     return (struct aegis_ctx_state *)(void *)ctx->opaque;
 }
 
-/* The message behind ctx in one of the phases of mask, or NULL; its key
- * must still be set up (a key cleared under a message is noticed). */
-static struct aegis_ctx_state *live(aesir_aegis *ctx, unsigned mask)
-{
-    struct aegis_ctx_state *st;
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
-        return NULL;
-    st = ctx_state(ctx);
-    if (st->magic != AEGIS_CTX_MAGIC || st->phase == PH_NONE ||
-        ((1u << st->phase) & mask) == 0)
-        return NULL;
-    if (key_state((const aesir_aegis_key *)(const void *)st->key) == NULL)
-        return NULL;
-    return st;
-}
-
-/* Ends a message: every error but a NULL or misaligned ctx lands here. */
-static int end(aesir_aegis *ctx, int err)
-{
-    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
-    return err;
-}
+/* live, end, not_live on a message context (aead_ctx.h); a misaligned
+ * context is an argument error here. */
+AEAD_MESSAGES(aesir_aegis, struct aegis_ctx_state, AEGIS_CTX_MAGIC, key_state,
+              AESIR_E_ARGUMENT)
 
 void aesir_aegis_abort(aesir_aegis *ctx)
 {
     (void)end(ctx, AESIR_OK);
-}
-
-/* The error of a call that found no live message in ctx. */
-static int not_live(aesir_aegis *ctx)
-{
-    return ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0
-               ? AESIR_E_ARGUMENT
-               : end(ctx, AESIR_E_STATE);
 }
 
 /* The generic code's pieces on the context's state; each is out of line
@@ -735,7 +700,7 @@ int aesir_aegis_start(aesir_aegis *ctx, const aesir_aegis_key *key,
     const struct aegis_key_state *k = key_state(key);
     struct aegis_ctx_state *st;
 
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+    if (!aead_ctx_ok(ctx))
         return AESIR_E_ARGUMENT;
     if (k == NULL)
         return end(ctx, AESIR_E_STATE);
@@ -901,16 +866,14 @@ int aesir_aegis_verify(aesir_aegis *ctx, const uint8_t *tag, size_t tag_len)
 {
     struct aegis_ctx_state *st = live(ctx, 1u << PH_AAD | 1u << PH_DEC);
     uint8_t t[32];
-    int bad;
+    int err;
 
     if (st == NULL)
         return not_live(ctx);
     if (tag == NULL || (tag_len != 16 && tag_len != 32))
         return end(ctx, AESIR_E_ARGUMENT);
     ctx_tag(st, t, tag_len);
-    bad = aesir_ct_compare(t, tag, tag_len);
-    /* Declassified (ct.h): the verdict is the return code */
-    CT_PUBLIC(&bad, sizeof(bad));
+    err = aead_verdict(t, tag, tag_len);
     aesir_wipe(t, sizeof(t));
-    return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
+    return end(ctx, err);
 }

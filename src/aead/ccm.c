@@ -35,7 +35,7 @@
  * failure.
  */
 #include "ccm.h"
-#include "ct.h"
+#include "aead_ctx.h"
 
 /* The key state behind key, or NULL when it is not set up (or not
  * 16-byte aligned, as for aesir_aes). */
@@ -328,29 +328,8 @@ static struct ccm_state *state_of(aesir_ccm *ctx)
     return (struct ccm_state *)(void *)ctx->opaque;
 }
 
-/* The message behind ctx in one of the phases of mask (bits 1 << PH_*)
- * with its key still set up, or NULL. */
-static struct ccm_state *live(aesir_ccm *ctx, unsigned mask)
-{
-    struct ccm_state *st;
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
-        return NULL;
-    st = state_of(ctx);
-    if (st->magic != CCM_MAGIC || st->phase == 0 ||
-        ((1u << st->phase) & mask) == 0)
-        return NULL;
-    if (key_state((const aesir_ccm_key *)(const void *)st->key) == NULL)
-        return NULL;
-    return st;
-}
-
-/* Ends a message: every error but a NULL or misaligned ctx lands here. */
-static int end(aesir_ccm *ctx, int err)
-{
-    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
-    return err;
-}
+/* live, end, not_live on a message context (aead_ctx.h). */
+AEAD_MESSAGES(aesir_ccm, struct ccm_state, CCM_MAGIC, key_state, AESIR_E_STATE)
 
 void aesir_ccm_abort(aesir_ccm *ctx)
 {
@@ -432,7 +411,7 @@ int aesir_ccm_start(aesir_ccm *ctx, const aesir_ccm_key *key,
 {
     const struct ccm_key_state *k = key_state(key);
 
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+    if (!aead_ctx_ok(ctx))
         return AESIR_E_ARGUMENT;
     if (k == NULL)
         return end(ctx, AESIR_E_STATE);
@@ -460,7 +439,7 @@ int aesir_ccm_aad(aesir_ccm *ctx, const uint8_t *aad, size_t len)
     struct ccm_state *st = live(ctx, 1u << CCM_PH_AAD);
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (len == 0)
         return AESIR_OK;
     if (aad == NULL)
@@ -479,7 +458,7 @@ static int update(aesir_ccm *ctx, unsigned phase, uint8_t *out,
     size_t n;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (st->aad_left != 0)
         return end(ctx, AESIR_E_STATE);
     if (len != 0 && (out == NULL || in == NULL))
@@ -544,7 +523,7 @@ int aesir_ccm_finish(aesir_ccm *ctx, uint8_t *tag, size_t tag_len)
     int err;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if ((err = final_checks(st, tag, tag_len)) != AESIR_OK)
         return end(ctx, err);
     full_tag(st, t);
@@ -557,40 +536,31 @@ int aesir_ccm_verify(aesir_ccm *ctx, const uint8_t *tag, size_t tag_len)
 {
     struct ccm_state *st = live(ctx, 1u << CCM_PH_AAD | 1u << CCM_PH_DEC);
     uint8_t t[16];
-    int bad;
+    int err;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
-    if ((bad = final_checks(st, tag, tag_len)) != AESIR_OK)
-        return end(ctx, bad);
+        return not_live(ctx);
+    if ((err = final_checks(st, tag, tag_len)) != AESIR_OK)
+        return end(ctx, err);
     full_tag(st, t);
-    bad = aesir_ct_compare(t, tag, tag_len);
-    /* Declassified (ct.h): whether the tag matches becomes public here
-     * anyway, as the return code; the comparison itself is constant-time */
-    CT_PUBLIC(&bad, sizeof(bad));
+    err = aead_verdict(t, tag, tag_len);
     aesir_wipe(t, sizeof(t));
-    return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
+    return end(ctx, err);
 }
 
 /* ---- one-shot -------------------------------------------------------- */
 
-/* Checks shared by the one-shot calls; AESIR_OK or the error. */
+/* Checks shared by the one-shot calls (aead_ctx.h); AESIR_OK or the
+ * error. */
 static int oneshot_checks(const struct ccm_key_state *k, const uint8_t *nonce,
                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
                           const void *out, const void *in, size_t len,
                           const void *tag, size_t tag_len)
 {
-    if (k == NULL)
-        return AESIR_E_STATE;
-    if (nonce == NULL || (aad_len != 0 && aad == NULL) ||
-        (len != 0 && (out == NULL || in == NULL)) || tag == NULL ||
-        !tag_len_ok(tag_len))
-        return AESIR_E_ARGUMENT;
-    if (!nonce_len_ok(nonce_len))
-        return AESIR_E_IV_LENGTH;
-    if (!msg_len_ok(nonce_len, (uint64_t)len))
-        return AESIR_E_INPUT_LENGTH;
-    return AESIR_OK;
+    return aead_oneshot_checks(
+        k, nonce, aad, aad_len, out, in, len,
+        tag != NULL && tag_len_ok(tag_len), nonce_len_ok(nonce_len),
+        nonce_len_ok(nonce_len) && msg_len_ok(nonce_len, (uint64_t)len));
 }
 
 /* A message in one go on a context of the stack: its result (AESIR_OK or
@@ -612,9 +582,7 @@ static int run(const struct ccm_key_state *k, unsigned phase,
         err = aesir_ccm_finish(&ctx, tag_out, tag_len);
     else
         err = aesir_ccm_verify(&ctx, tag_in, tag_len);
-    if (err != AESIR_OK && len != 0)
-        aesir_wipe(out, len); /* no unauthenticated plaintext */
-    return err;
+    return aead_released(err, out, len);
 }
 
 int aesir_ccm_seal_detached(const aesir_ccm_key *key, const uint8_t *nonce,

@@ -26,7 +26,7 @@
  * tags are compared with aesir_ct_compare.
  */
 #include "cmac.h"
-#include "ct.h"
+#include "aead_ctx.h"
 
 /* ---- pieces shared with SIV and XAES ---------------------------------- */
 
@@ -240,27 +240,11 @@ static struct cmac_state *state_of(aesir_cmac *ctx)
     return (struct cmac_state *)(void *)ctx->opaque;
 }
 
-/* The running message behind ctx, or NULL (ended, never started, or its
- * key cleared under it). */
-static struct cmac_state *live(aesir_cmac *ctx)
-{
-    struct cmac_state *st;
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
-        return NULL;
-    st = state_of(ctx);
-    if (st->magic != CMAC_MAGIC ||
-        aesir_cmac_key_state((const aesir_cmac_key *)(const void *)st->key) ==
-            NULL)
-        return NULL;
-    return st;
-}
-
-static int end(aesir_cmac *ctx, int err)
-{
-    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
-    return err;
-}
+/* live(ctx, 0): the running message behind ctx, or NULL (ended, never
+ * started, or its key cleared under it; CMAC has no phases); end,
+ * not_live (aead_ctx.h). */
+AEAD_MESSAGES_NOPHASE(aesir_cmac, struct cmac_state, CMAC_MAGIC,
+                      aesir_cmac_key_state, AESIR_E_STATE)
 
 static int tag_len_ok(size_t tag_len)
 {
@@ -277,7 +261,7 @@ int aesir_cmac_start(aesir_cmac *ctx, const aesir_cmac_key *key)
 {
     const struct cmac_key_state *k = aesir_cmac_key_state(key);
 
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+    if (!aead_ctx_ok(ctx))
         return AESIR_E_ARGUMENT;
     if (k == NULL)
         return end(ctx, AESIR_E_STATE);
@@ -287,10 +271,10 @@ int aesir_cmac_start(aesir_cmac *ctx, const aesir_cmac_key *key)
 
 int aesir_cmac_update(aesir_cmac *ctx, const uint8_t *msg, size_t len)
 {
-    struct cmac_state *st = live(ctx);
+    struct cmac_state *st = live(ctx, 0);
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (len == 0)
         return AESIR_OK;
     if (msg == NULL)
@@ -301,11 +285,11 @@ int aesir_cmac_update(aesir_cmac *ctx, const uint8_t *msg, size_t len)
 
 int aesir_cmac_finish(aesir_cmac *ctx, uint8_t *tag, size_t tag_len)
 {
-    struct cmac_state *st = live(ctx);
+    struct cmac_state *st = live(ctx, 0);
     uint8_t t[16];
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (tag == NULL || !tag_len_ok(tag_len))
         return end(ctx, AESIR_E_ARGUMENT);
     full_tag(st, t);
@@ -314,28 +298,18 @@ int aesir_cmac_finish(aesir_cmac *ctx, uint8_t *tag, size_t tag_len)
     return end(ctx, AESIR_OK);
 }
 
-/* AESIR_OK when the first tag_len bytes of t match tag, else
- * AESIR_E_AUTH; compared in constant time. */
-static int compare(const uint8_t t[16], const uint8_t *tag, size_t tag_len)
-{
-    int bad = aesir_ct_compare(t, tag, tag_len);
-    /* Declassified (ct.h): the verdict is the return code. */
-    CT_PUBLIC(&bad, sizeof(bad));
-    return bad == 0 ? AESIR_OK : AESIR_E_AUTH;
-}
-
 int aesir_cmac_verify(aesir_cmac *ctx, const uint8_t *tag, size_t tag_len)
 {
-    struct cmac_state *st = live(ctx);
+    struct cmac_state *st = live(ctx, 0);
     uint8_t t[16];
     int err;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (tag == NULL || !tag_len_ok(tag_len))
         return end(ctx, AESIR_E_ARGUMENT);
     full_tag(st, t);
-    err = compare(t, tag, tag_len);
+    err = aead_verdict(t, tag, tag_len);
     aesir_wipe(t, sizeof(t));
     return end(ctx, err);
 }
@@ -377,7 +351,7 @@ int aesir_cmac_tag_verify(const aesir_cmac_key *key, const uint8_t *msg,
     if (err != AESIR_OK)
         return err;
     aesir_cmac_two(k, msg, len, NULL, 0, t);
-    err = compare(t, tag, tag_len);
+    err = aead_verdict(t, tag, tag_len);
     aesir_wipe(t, sizeof(t));
     return err;
 }

@@ -24,7 +24,7 @@
  * zeroes what it wrote.
  */
 #include "gcm.h"
-#include "ct.h"
+#include "aead_ctx.h"
 
 /* The key state behind key, or NULL when it is not set up (or not
  * 16-byte aligned, as for aesir_aes). */
@@ -268,33 +268,11 @@ static struct gcm_state *state_of(aesir_gcm *ctx)
     return (struct gcm_state *)(void *)ctx->opaque;
 }
 
-/* The message behind ctx in one of the phases of mask (bits 1 << PH_*),
- * or NULL. Its key must still be set up: a key cleared under a message is
- * noticed (AESIR_E_STATE), as for aesir_cipher, not followed into its
- * wiped engine pointers. */
-static struct gcm_state *live(aesir_gcm *ctx, unsigned mask)
-{
-    struct gcm_state *st;
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
-        return NULL;
-    st = state_of(ctx);
-    if (st->magic != GCM_MAGIC || st->phase == 0 ||
-        ((1u << st->phase) & mask) == 0)
-        return NULL;
-    /* The key must still be set up: aesir_gcm_clear() under a message
-     * wipes its engine pointers (AESIR_E_STATE, as for aesir_cipher). */
-    if (key_state((const aesir_gcm_key *)(const void *)st->key) == NULL)
-        return NULL;
-    return st;
-}
-
-/* Ends a message: every error but a NULL or misaligned ctx lands here. */
-static int end(aesir_gcm *ctx, int err)
-{
-    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
-    return err;
-}
+/* live(ctx, mask): the message behind ctx in one of the phases of mask
+ * (bits 1 << PH_*) with its key still set up, or NULL; end(ctx, err):
+ * ends a message (every error but a NULL or misaligned ctx lands there);
+ * not_live(ctx): the error when live found none (aead_ctx.h). */
+AEAD_MESSAGES(aesir_gcm, struct gcm_state, GCM_MAGIC, key_state, AESIR_E_STATE)
 
 void aesir_gcm_abort(aesir_gcm *ctx)
 {
@@ -350,7 +328,7 @@ int aesir_gcm_start(aesir_gcm *ctx, const aesir_gcm_key *key, const uint8_t *iv,
 {
     const struct gcm_key_state *k = key_state(key);
 
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+    if (!aead_ctx_ok(ctx))
         return AESIR_E_ARGUMENT;
     if (k == NULL)
         return end(ctx, AESIR_E_STATE);
@@ -367,7 +345,7 @@ int aesir_gcm_aad(aesir_gcm *ctx, const uint8_t *aad, size_t len)
     struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD);
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (len == 0)
         return AESIR_OK;
     if (aad == NULL)
@@ -434,7 +412,7 @@ static int update(aesir_gcm *ctx, unsigned phase, uint8_t *out,
     size_t n;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (len != 0 && (out == NULL || in == NULL))
         return end(ctx, AESIR_E_ARGUMENT);
     if ((uint64_t)len > GCM_MAX_DATA - st->data_len)
@@ -492,7 +470,7 @@ int aesir_gcm_finish(aesir_gcm *ctx, uint8_t *tag, size_t tag_len)
     uint8_t t[16];
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (tag == NULL || !tag_len_ok(st->key, tag_len))
         return end(ctx, AESIR_E_ARGUMENT);
     full_tag(st, t);
@@ -505,55 +483,30 @@ int aesir_gcm_verify(aesir_gcm *ctx, const uint8_t *tag, size_t tag_len)
 {
     struct gcm_state *st = live(ctx, 1u << GCM_PH_AAD | 1u << GCM_PH_DEC);
     uint8_t t[16];
-    int bad;
+    int err;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (tag == NULL || !tag_len_ok(st->key, tag_len))
         return end(ctx, AESIR_E_ARGUMENT);
     full_tag(st, t);
-    bad = aesir_ct_compare(t, tag, tag_len);
-    /* Declassified (ct.h): whether the tag matches becomes public right
-     * here anyway, as the return code. Only the comparison itself must
-     * be, and is, constant-time. */
-    CT_PUBLIC(&bad, sizeof(bad));
+    err = aead_verdict(t, tag, tag_len);
     aesir_wipe(t, sizeof(t));
-    return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
+    return end(ctx, err);
 }
 
 /* ---- one-shot -------------------------------------------------------- */
 
-/* Checks shared by the one-shot calls; AESIR_OK or the error. */
+/* Checks shared by the one-shot calls (aead_ctx.h); AESIR_OK or the
+ * error. The tag is checked after them. */
 static int oneshot_checks(const struct gcm_key_state *k, const uint8_t *iv,
                           size_t iv_len, const uint8_t *aad, size_t aad_len,
                           const void *out, const void *in, size_t len)
 {
-    if (k == NULL)
-        return AESIR_E_STATE;
-    if (iv == NULL || (aad_len != 0 && aad == NULL) ||
-        (len != 0 && (out == NULL || in == NULL)))
-        return AESIR_E_ARGUMENT;
-    if (!iv_len_ok(iv_len))
-        return AESIR_E_IV_LENGTH;
-    if (!aesir_at_most(aad_len, GCM_MAX_AAD) ||
-        !aesir_at_most(len, GCM_MAX_DATA))
-        return AESIR_E_INPUT_LENGTH;
-    return AESIR_OK;
-}
-
-/* Nonzero when the 16-byte tags a and b differ, in constant time: two
- * 8-byte words each. aesir_ct_compare reads bytes through volatile
- * pointers, 16 loads of a tag the kernel has just stored as one vector:
- * some 20 TSC cycles of a 91-cycle 64-byte open (perf, Zen 4). */
-static int tag16_differs(const uint8_t a[16], const uint8_t b[16])
-{
-    uint64_t a0, a1, b0, b1, d;
-    memcpy(&a0, a, 8);
-    memcpy(&a1, a + 8, 8);
-    memcpy(&b0, b, 8);
-    memcpy(&b1, b + 8, 8);
-    d = (a0 ^ b0) | (a1 ^ b1);
-    return (int)((d | (0 - d)) >> 63);
+    return aead_oneshot_checks(k, iv, aad, aad_len, out, in, len, 1,
+                               iv_len_ok(iv_len),
+                               aesir_at_most(aad_len, GCM_MAX_AAD) &&
+                                   aesir_at_most(len, GCM_MAX_DATA));
 }
 
 /* A message in one go on a context of the stack: its result (AESIR_OK or
@@ -580,16 +533,11 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
                 memcpy(tag_out, t, tag_len);
                 err = AESIR_OK;
             } else {
-                int bad = tag_len == 16 ? tag16_differs(t, tag_in)
-                                        : aesir_ct_compare(t, tag_in, tag_len);
-                /* Declassified (ct.h): the verdict is the return code */
-                CT_PUBLIC(&bad, sizeof(bad));
-                err = bad != 0 ? AESIR_E_AUTH : AESIR_OK;
+                err = tag_len == 16 ? aead_verdict16(t, tag_in)
+                                    : aead_verdict(t, tag_in, tag_len);
             }
             aesir_wipe(t, sizeof(t));
-            if (err != AESIR_OK && len != 0)
-                aesir_wipe(out, len); /* no unauthenticated plaintext */
-            return err;
+            return aead_released(err, out, len);
         }
     }
     start(state_of(&ctx), k, iv, iv_len);
@@ -600,9 +548,7 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
         err = aesir_gcm_finish(&ctx, tag_out, tag_len);
     else
         err = aesir_gcm_verify(&ctx, tag_in, tag_len);
-    if (err != AESIR_OK && len != 0)
-        aesir_wipe(out, len); /* no unauthenticated plaintext */
-    return err;
+    return aead_released(err, out, len);
 }
 
 int aesir_gcm_seal_detached(const aesir_gcm_key *key, const uint8_t *iv,

@@ -24,7 +24,7 @@
  * wiped. With AESIR_KW_INVERSE, the forward function is the AES inverse
  * (SP 800-38F 5.1: "KW-AE with CIPH^-1_K"), as CAVP's _inv vectors are.
  */
-#include "ct.h"
+#include "aead_ctx.h"
 #include "modes.h"
 
 static const uint8_t icv1[8] = {0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6};
@@ -167,7 +167,7 @@ int aesir_kw_unwrap(const aesir_aes *kek, unsigned options, uint8_t *out,
     struct kw_fn f;
     uint8_t a[8];
     size_t len;
-    int err = args(&f, kek, options, 1, out, out_len, in), bad;
+    int err = args(&f, kek, options, 1, out, out_len, in);
 
     if (err != AESIR_OK)
         return err;
@@ -180,14 +180,10 @@ int aesir_kw_unwrap(const aesir_aes *kek, unsigned options, uint8_t *out,
     memcpy(a, in, 8);
     memmove(out, in + 8, len);
     w_inv(&f, a, out, len / 8);
-    bad = aesir_ct_compare(a, icv1, 8);
-    /* Declassified (ct.h): the verdict is the return code. */
-    CT_PUBLIC(&bad, sizeof(bad));
+    err = aead_verdict(a, icv1, 8);
     aesir_wipe(a, sizeof(a));
-    if (bad != 0) {
-        aesir_wipe(out, len);
-        return AESIR_E_AUTH;
-    }
+    if (aead_released(err, out, len) != AESIR_OK)
+        return err;
     *out_len = len;
     return AESIR_OK;
 }

@@ -31,7 +31,7 @@
  * aesir_ct_compare. One-shot open releases no plaintext on failure.
  */
 #include "ocb.h"
-#include "ct.h"
+#include "aead_ctx.h"
 #include "modes.h"
 
 /* Blocks per batch of the generic path: the widest engine batch
@@ -303,21 +303,8 @@ static struct ocb_state *state_of(aesir_ocb *ctx)
     return (struct ocb_state *)(void *)ctx->opaque;
 }
 
-/* The message behind ctx in one of the phases of mask, or NULL; its key
- * must still be set up. */
-static struct ocb_state *live(aesir_ocb *ctx, unsigned mask)
-{
-    struct ocb_state *st;
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
-        return NULL;
-    st = state_of(ctx);
-    if (st->magic != OCB_MAGIC || st->phase == 0 ||
-        ((1u << st->phase) & mask) == 0)
-        return NULL;
-    if (key_state((const aesir_ocb_key *)(const void *)st->key) == NULL)
-        return NULL;
-    return st;
-}
+/* live, end, not_live on a message context (aead_ctx.h). */
+AEAD_MESSAGES(aesir_ocb, struct ocb_state, OCB_MAGIC, key_state, AESIR_E_STATE)
 
 /* The secrets of a message on the stack (run): its 16-byte fields, one
  * by one (a wipe of the whole struct became rep stos). */
@@ -329,13 +316,6 @@ static void wipe_state(struct ocb_state *st)
     aesir_wipe(st->sum, 16);
     aesir_wipe(st->buf, 16);
     aesir_wipe(st->abuf, 16);
-}
-
-static int end(aesir_ocb *ctx, int err)
-{
-    if (ctx != NULL && (uintptr_t)ctx % AESIR_CTX_ALIGN == 0)
-        aesir_wipe(ctx->opaque, sizeof(ctx->opaque));
-    return err;
 }
 
 void aesir_ocb_abort(aesir_ocb *ctx)
@@ -421,7 +401,7 @@ int aesir_ocb_start(aesir_ocb *ctx, const aesir_ocb_key *key,
 {
     const struct ocb_key_state *k = key_state(key);
 
-    if (ctx == NULL || (uintptr_t)ctx % AESIR_CTX_ALIGN != 0)
+    if (!aead_ctx_ok(ctx))
         return AESIR_E_ARGUMENT;
     if (k == NULL)
         return end(ctx, AESIR_E_STATE);
@@ -440,7 +420,7 @@ int aesir_ocb_aad(aesir_ocb *ctx, const uint8_t *aad, size_t len)
         live(ctx, 1u << OCB_PH_START | 1u << OCB_PH_ENC | 1u << OCB_PH_DEC);
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (len == 0)
         return AESIR_OK;
     if (aad == NULL)
@@ -496,7 +476,7 @@ static AESIR_NOINLINE int update(aesir_ocb *ctx, unsigned phase, uint8_t *out,
     uint8_t tail[16];
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (out_len == NULL || (len != 0 && in == NULL))
         return end(ctx, AESIR_E_ARGUMENT);
     nb = st->nbuf;
@@ -619,7 +599,7 @@ int aesir_ocb_finish(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
     uint8_t t[16];
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (out_len == NULL || tag == NULL || tag_len != st->tag_len ||
         (st->nbuf != 0 && out == NULL))
         return end(ctx, AESIR_E_ARGUMENT);
@@ -639,10 +619,10 @@ int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
     struct ocb_state *st = live(ctx, 1u << OCB_PH_START | 1u << OCB_PH_DEC);
     uint8_t t[16], p[16];
     size_t n;
-    int bad;
+    int err;
 
     if (st == NULL)
-        return ctx == NULL ? AESIR_E_ARGUMENT : end(ctx, AESIR_E_STATE);
+        return not_live(ctx);
     if (out_len == NULL || tag == NULL || tag_len != st->tag_len ||
         (st->nbuf != 0 && out == NULL))
         return end(ctx, AESIR_E_ARGUMENT);
@@ -653,36 +633,29 @@ int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
     /* the last plaintext bytes into p, released only on a match */
     final_block(st, OCB_PH_DEC, p, st->buf, n, t);
     aesir_wipe_stack(OCB_WIPE_BYTES);
-    bad = aesir_ct_compare(t, tag, tag_len);
-    /* Declassified (ct.h): the verdict is the return code. */
-    CT_PUBLIC(&bad, sizeof(bad));
-    if (bad == 0 && n != 0) {
+    err = aead_verdict(t, tag, tag_len);
+    if (err == AESIR_OK && n != 0) {
         memcpy(out, p, n);
         *out_len = n;
     }
     aesir_wipe(t, sizeof(t));
     aesir_wipe(p, sizeof(p));
-    return end(ctx, bad == 0 ? AESIR_OK : AESIR_E_AUTH);
+    return end(ctx, err);
 }
 
 /* ---- one-shot -------------------------------------------------------- */
 
+/* Checks shared by the one-shot calls (aead_ctx.h); AESIR_OK or the
+ * error. */
 static int oneshot_checks(const struct ocb_key_state *k, const uint8_t *nonce,
                           size_t nonce_len, const uint8_t *aad, size_t aad_len,
                           const void *out, const void *in, size_t len,
                           const void *tag, size_t tag_len)
 {
-    if (k == NULL)
-        return AESIR_E_STATE;
-    if (nonce == NULL || (aad_len != 0 && aad == NULL) ||
-        (len != 0 && (out == NULL || in == NULL)) || tag == NULL ||
-        !tag_len_ok(tag_len))
-        return AESIR_E_ARGUMENT;
-    if (!nonce_len_ok(nonce_len))
-        return AESIR_E_IV_LENGTH;
-    if (!blocks_fit(0, aad_len) || !blocks_fit(0, len))
-        return AESIR_E_INPUT_LENGTH;
-    return AESIR_OK;
+    return aead_oneshot_checks(k, nonce, aad, aad_len, out, in, len,
+                               tag != NULL && tag_len_ok(tag_len),
+                               nonce_len_ok(nonce_len),
+                               blocks_fit(0, aad_len) && blocks_fit(0, len));
 }
 
 /*
@@ -768,14 +741,7 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
         else
             memcpy(tag_out, t, tag_len);
     } else {
-        int bad = aesir_ct_compare(t, tag_in, tag_len);
-        /* Declassified (ct.h): the verdict is the return code. */
-        CT_PUBLIC(&bad, sizeof(bad));
-        if (bad != 0) {
-            err = AESIR_E_AUTH;
-            if (len != 0)
-                aesir_wipe(out, len); /* no unauthenticated plaintext */
-        }
+        err = aead_released(aead_verdict(t, tag_in, tag_len), out, len);
     }
     aesir_wipe(t, sizeof(t));
     return err;

@@ -233,9 +233,7 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
  * loops above, the state stored back. One load and one store of the
  * state per call: on 16 KiB updates a few cycles in some 4000.
  */
-/* unused: instantiations whose engine has no aegis_update for them (pwr8,
- * armv8-ce's X2/X4) keep to the generic incremental path */
-__attribute__((unused)) STACK_WIPE_BODY ENGINE_FN void
+STACK_WIPE_BODY ENGINE_FN void
 AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 {
     enum { H = 16 * AK_D, R = 32 * AK_D };
@@ -391,7 +389,7 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
 }
 
 /* The incremental API's blocks, as AK_NAME(lu) above. */
-__attribute__((unused)) STACK_WIPE_BODY ENGINE_FN void
+STACK_WIPE_BODY ENGINE_FN void
 AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 {
     enum { R = 16 * AK_D };

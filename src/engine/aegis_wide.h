@@ -16,6 +16,14 @@
  * the compiler spills: the includer wipes the stack after the kernel).
  * The includer then points aegis_kernel.h's AK_V, AK_D, AK_LOAD,
  * AK_STORE, AK_BCAST, AK_XOR, AK_AND and AK_ENC at them.
+ *
+ * AEGIS_WIDE_ENTRIES(aegis, update, CASES) then defines the engine's two
+ * hooks (internal.h: aesir_aegis_fn, aesir_aegis_update_fn) from its
+ * list of kernels, CASES(X) giving X(variant, kernel, bytes) per variant:
+ * the whole-message kernel, or for update the same kernel's blocks on a
+ * state in memory (its name with a "u", aegis_kernel.h), then a wipe of
+ * the bytes of stack the kernel's frame may have used (the engine's
+ * kernels are STACK_WIPE_BODY). A variant not in the list: -1.
  */
 #ifndef AESIR_AEGIS_WIDE_H
 #define AESIR_AEGIS_WIDE_H
@@ -66,6 +74,49 @@
         AEGIS_WIDE_UNROLL for (unsigned i = 0; i < (D); i++) a.v[i] =          \
             ENC(a.v[i], k.v[i]);                                               \
         return a;                                                              \
+    }
+
+#define AEGIS_WIDE_CASE(v, fn, bytes)                                          \
+    case v:                                                                    \
+        fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
+        aesir_wipe_stack(bytes);                                               \
+        break;
+#define AEGIS_WIDE_UCASE(v, fn, bytes)                                         \
+    case v:                                                                    \
+        if (nblocks != 0) { /* 0: aegis.c asks at key set-up */                \
+            fn##u(state, op, out, in, nblocks);                                \
+            aesir_wipe_stack(bytes);                                           \
+        }                                                                      \
+        break;
+
+#define AEGIS_WIDE_ENTRIES(aegis, update, CASES)                               \
+    int aegis(int variant, const uint8_t *key, const uint8_t *nonce,           \
+              const uint8_t *aad, size_t aad_len, uint8_t *out,                \
+              const uint8_t *in, size_t len, uint8_t *tag, size_t tag_len,     \
+              int decrypt);                                                    \
+    int aegis(int variant, const uint8_t *key, const uint8_t *nonce,           \
+              const uint8_t *aad, size_t aad_len, uint8_t *out,                \
+              const uint8_t *in, size_t len, uint8_t *tag, size_t tag_len,     \
+              int decrypt)                                                     \
+    {                                                                          \
+        switch (variant) {                                                     \
+            CASES(AEGIS_WIDE_CASE)                                             \
+        default:                                                               \
+            return -1;                                                         \
+        }                                                                      \
+        return 0;                                                              \
+    }                                                                          \
+    int update(int variant, unsigned op, uint8_t *state, uint8_t *out,         \
+               const uint8_t *in, size_t nblocks);                             \
+    int update(int variant, unsigned op, uint8_t *state, uint8_t *out,         \
+               const uint8_t *in, size_t nblocks)                              \
+    {                                                                          \
+        switch (variant) {                                                     \
+            CASES(AEGIS_WIDE_UCASE)                                            \
+        default:                                                               \
+            return -1;                                                         \
+        }                                                                      \
+        return 0;                                                              \
     }
 
 #endif /* AESIR_AEGIS_WIDE_H */

@@ -74,10 +74,18 @@ ENGINE_INLINE __m128i serial_key(const uint8_t *k, unsigned r)
  * call, 17 with memory operands; docs/engines/vaes.md). A serial
  * chain is latency-bound, so the loads cost nothing: they issue beside
  * it, their addresses known at once.
+ *
+ * The barrier is volatile: a plain asm with the same input in every
+ * iteration is loop-invariant, and clang 14 hoisted it and the
+ * loads with it out of the block loop; for AES-256 the 13 keys, K0,
+ * K14, their XOR, the chain and the next block need 18 of the 16 xmm
+ * registers, and it spilled K14 to the red zone, where it stayed after
+ * the call (tests/test_residue.c: the CBC-MAC chain of a one-lane
+ * aesir_cbc_mac_many, which CCM runs on its AAD, found it under aesni).
  */
 ENGINE_INLINE __m128i serial_rounds(__m128i x, const uint8_t *k, unsigned nr)
 {
-    __asm__("" : "+r"(k));
+    __asm__ __volatile__("" : "+r"(k));
     for (unsigned r = 1; r < nr; r++)
         x = _mm_aesenc_si128(x, serial_key(k, r));
     return x;

@@ -670,6 +670,8 @@ int aesir_pwr8_aegis(int variant, const uint8_t *key, const uint8_t *nonce,
                      const uint8_t *aad, size_t aad_len, uint8_t *out,
                      const uint8_t *in, size_t len, uint8_t *tag,
                      size_t tag_len, int decrypt);
+int aesir_pwr8_aegis_update(int variant, unsigned op, uint8_t *state,
+                            uint8_t *out, const uint8_t *in, size_t nblocks);
 
 static const struct aesir_engine engine = {
     .name = "pwr8",
@@ -705,6 +707,7 @@ static const struct aesir_engine engine = {
 #endif
     .aes_round = aesir_pwr8_aes_round,
     .aegis = aesir_pwr8_aegis,
+    .aegis_update = aesir_pwr8_aegis_update,
 };
 
 const struct aesir_engine *aesir_engine_pwr8(void)
