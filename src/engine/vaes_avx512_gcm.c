@@ -166,28 +166,64 @@ struct g5_acc {
     vec lo, mid, hi;
 };
 
-/* d (byte-reversed blocks) times k (4 powers), lane by lane, into a;
- * first: a starts here. Karatsuba: three products per lane, the middle
- * one (d_lo ^ d_hi)(k_lo ^ k_hi), whose sum g5_finish corrects by the
- * sums of the other two. On Zen 4 a zmm vpclmulqdq issues every other
- * cycle, so the fourth product of the schoolbook form cost two cycles per
- * 4 blocks; the two shuffles and XORs that replace it go to other pipes. */
-ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, int first)
+/* The three products of d (4 byte-reversed blocks) and k (4 powers), lane
+ * by lane, unsummed. Karatsuba: the middle one is (d_lo ^ d_hi)(k_lo ^
+ * k_hi), whose sum g5_finish corrects by the sums of the other two; kh
+ * holds k_lo ^ k_hi, made once per key (the halves table beside the
+ * powers, ghash_x86.h GX_VP512_HALVES), so only the data's half costs a
+ * shuffle and an XOR here. On Zen 4 a zmm vpclmulqdq takes the same two
+ * FP pipes as a zmm vaesenc: the fourth product of the schoolbook form
+ * would cost a round's slot per 4 blocks, the shuffle and XOR that
+ * replace it can go to the other two pipes. */
+struct g5_prod {
+    vec lo, mid, hi;
+};
+
+ENGINE_INLINE struct g5_prod g5_prod(vec d, vec k, vec kh)
 {
-    vec lo = _mm512_clmulepi64_epi128(d, k, 0x00);
-    vec hi = _mm512_clmulepi64_epi128(d, k, 0x11);
-    vec md = _mm512_clmulepi64_epi128(
-        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)),
-        _mm512_xor_si512(k, _mm512_shuffle_epi32(k, _MM_PERM_BADC)), 0x00);
+    struct g5_prod p;
+    p.lo = _mm512_clmulepi64_epi128(d, k, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(d, k, 0x11);
+    p.mid = _mm512_clmulepi64_epi128(
+        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)), kh, 0x00);
+    return p;
+}
+
+/* a += p (first: a = p). */
+ENGINE_INLINE void g5_add(struct g5_acc *a, const struct g5_prod *p, int first)
+{
     if (first) {
-        a->lo = lo;
-        a->hi = hi;
-        a->mid = md;
+        a->lo = p->lo;
+        a->hi = p->hi;
+        a->mid = p->mid;
     } else {
-        a->lo = _mm512_xor_si512(a->lo, lo);
-        a->hi = _mm512_xor_si512(a->hi, hi);
-        a->mid = _mm512_xor_si512(a->mid, md);
+        a->lo = _mm512_xor_si512(a->lo, p->lo);
+        a->hi = _mm512_xor_si512(a->hi, p->hi);
+        a->mid = _mm512_xor_si512(a->mid, p->mid);
     }
+}
+
+/* a += p + q, one three-way XOR per sum (first: a = p + q). */
+ENGINE_INLINE void g5_add2(struct g5_acc *a, const struct g5_prod *p,
+                           const struct g5_prod *q, int first)
+{
+    if (first) {
+        a->lo = _mm512_xor_si512(p->lo, q->lo);
+        a->hi = _mm512_xor_si512(p->hi, q->hi);
+        a->mid = _mm512_xor_si512(p->mid, q->mid);
+    } else {
+        a->lo = _mm512_ternarylogic_epi64(a->lo, p->lo, q->lo, 0x96);
+        a->hi = _mm512_ternarylogic_epi64(a->hi, p->hi, q->hi, 0x96);
+        a->mid = _mm512_ternarylogic_epi64(a->mid, p->mid, q->mid, 0x96);
+    }
+}
+
+/* d times the powers k with their halves kh, into a (first: a starts
+ * here). */
+ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, vec kh, int first)
+{
+    const struct g5_prod p = g5_prod(d, k, kh);
+    g5_add(a, &p, first);
 }
 
 /* The lane sum of v. */
@@ -281,16 +317,48 @@ ENGINE_INLINE void g5_done(const struct g5_state *s, uint8_t ctr[16],
  * the counters advance by 4 n. */
 ENGINE_INLINE void g5_ctr(struct g5_state *s, vec *x, unsigned n)
 {
+    /* each vector's counters from the previous one's (one constant, not
+     * one per vector: gcc kept eight increments live across the loop and
+     * spilled them) */
+    const vec k0 = g5_key(s, 0), four = _mm512_set4_epi32(0, 0, 0, 4);
+    vec c = s->c;
+    G5_UNROLL
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = _mm512_xor_si512(_mm512_shuffle_epi8(c, g5_rev()), k0);
+        c = _mm512_add_epi32(c, four);
+    }
+    s->c = c;
+}
+
+/*
+ * The same for a batch whose counters do not carry out of their last byte
+ * (be != 0): the first vector's counters byte-reversed once, the others
+ * made from it by adding 4 i to byte 15 of each lane (bits 24..31 of its
+ * last dword), which is exact while that byte does not overflow: two
+ * operations per vector instead of three. With a 12-byte IV the counter
+ * of data block n is n + 2, so whether a batch carries depends on its
+ * position only (g5_msg); the incremental kernels, whose counter may be
+ * secret (an IV of other length), never take this path.
+ */
+ENGINE_INLINE void g5_ctr_be(struct g5_state *s, vec *x, unsigned n)
+{
     const vec k0 = g5_key(s, 0);
+    const vec base = _mm512_shuffle_epi8(s->c, g5_rev());
     G5_UNROLL
     for (unsigned i = 0; i < n; i++)
         x[i] = _mm512_xor_si512(
-            _mm512_shuffle_epi8(
-                _mm512_add_epi32(s->c,
-                                 _mm512_set4_epi32(0, 0, 0, (int)(4 * i))),
-                g5_rev()),
+            i == 0 ? base
+                   : _mm512_add_epi32(
+                         base, _mm512_set4_epi32((int)(4 * i) << 24, 0, 0, 0)),
             k0);
     s->c = _mm512_add_epi32(s->c, _mm512_set4_epi32(0, 0, 0, (int)(4 * n)));
+}
+
+/* Whether the batch whose first counter (low word) is first carries
+ * past its last byte: 1 when it does not. Public: a position. */
+ENGINE_INLINE int g5_be_ok(size_t first)
+{
+    return (first & 0xff) <= 256 - G5_B;
 }
 
 ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
@@ -302,17 +370,71 @@ ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
         x[i] = _mm512_aesenc_epi128(x[i], k);
 }
 
+/* Hash vector j (j = 0 .. G5_V - 1 in the order they are multiplied) is
+ * data vector (j + 1) mod G5_V: vector 0, which takes the accumulator,
+ * comes last, so the other products do not wait for the previous
+ * batch's reduction. */
+#define G5_HV(j) (((j) + 1) % G5_V)
+
+/* Data vector v of the batch at h, byte-reversed, with the accumulator
+ * added when v = 0. */
+ENGINE_INLINE vec g5_hdata(const struct g5_state *s, const uint8_t *h,
+                           unsigned v)
+{
+    vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * v), g5_rev());
+    if (v == 0)
+        d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+    return d;
+}
+
+/*
+ * The products of hash vectors j and j + 1 (j even) of the batch at h,
+ * added into a (j = 0: a starts here). Their Karatsuba halves are made
+ * together: the low qwords of both in one vector, the high ones in
+ * another, one XOR (three operations for two vectors, not four); the
+ * middle products then take qword 0 and qword 1 of that sum.
+ */
+ENGINE_INLINE void g5_hpair(struct g5_acc *a, const struct g5_state *s,
+                            const uint8_t *h, const uint8_t *kt, unsigned j)
+{
+    const unsigned v = G5_HV(j), w = G5_HV(j + 1);
+    const vec dv = g5_hdata(s, h, v), dw = g5_hdata(s, h, w);
+    const vec kv = g5_loadu(kt + 64 * v), kw = g5_loadu(kt + 64 * w);
+    const vec m = _mm512_xor_si512(_mm512_unpacklo_epi64(dv, dw),
+                                   _mm512_unpackhi_epi64(dv, dw));
+    struct g5_prod p, q;
+
+    p.lo = _mm512_clmulepi64_epi128(dv, kv, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(dv, kv, 0x11);
+    p.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * v),
+                                     0x00);
+    q.lo = _mm512_clmulepi64_epi128(dw, kw, 0x00);
+    q.hi = _mm512_clmulepi64_epi128(dw, kw, 0x11);
+    q.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * w),
+                                     0x01);
+    g5_add2(a, &p, &q, j == 0);
+}
+
+#if G5_V % 2 != 0
+#error "G5_V: the products are summed in pairs"
+#endif
+
 /*
  * One batch of G5_V vectors: counters through the rounds, the last
  * round XORed with in; hash (a constant) says whether the batch at h is
  * hashed in the same iteration (decryption: h == in; encryption: the
- * previous batch's ciphertext) with the powers K_(4 G5_V) .. K_1. The
- * products of hash vector j follow round j + 1 and the reduction the
- * last of them, in source order only: the core's scheduler does the
- * real interleaving.
+ * previous batch's ciphertext) with the powers K_(4 G5_V) .. K_1.
+ *
+ * The hash vectors are spread evenly over the nr - 1 middle rounds
+ * (vector j after round 1 + j (nr - 1) / G5_V), so that in the core's
+ * window of some hundred vector operations each round's vaesencs come
+ * with their share of products, and the products are summed in pairs
+ * (one three-way XOR per sum and pair). The reduction follows the last
+ * round: the next batch needs it only for its last product.
  */
 ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
-                            const uint8_t *in, const uint8_t *h, const int hash)
+                            const uint8_t *in, const uint8_t *h, const int hash,
+                            const int be)
 {
     const uint8_t *kt;
     vec x[G5_V];
@@ -320,49 +442,40 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
 
     s->rk = g5_opaque(s->rk);
     kt = g5_opaque(s->hk + 16 * (32 - G5_B));
-    g5_ctr(s, x, G5_V);
+    if (be)
+        g5_ctr_be(s, x, G5_V);
+    else
+        g5_ctr(s, x, G5_V);
     G5_UNROLL
     for (unsigned r = 1; r < nr; r++) {
         g5_round(s, x, G5_V, r);
-        /* hash vector j after round j + 1 (nr - 1 >= 9 >= G5_V) */
-        if (hash && r - 1 < G5_V) {
-            /* vector 0, which takes the accumulator, last (as in
-             * g5_hash_batch) */
-            const unsigned j = r % G5_V;
-            vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
-            if (j == 0)
-                d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-            g5_mul(&a, d, g5_loadu(kt + 64 * j), r == 1);
+        if (hash) {
+            G5_UNROLL
+            for (unsigned j = 0; j < G5_V; j += 2)
+                if (1 + j * (nr - 1) / G5_V == r)
+                    g5_hpair(&a, s, h, kt, j);
         }
     }
-    if (hash)
-        s->acc = g5_finish(&a);
     G5_UNROLL
     for (unsigned i = 0; i < G5_V; i++)
         x[i] = _mm512_aesenclast_epi128(
             x[i], _mm512_xor_si512(g5_key(s, nr), g5_loadu(in + 64 * i)));
+    if (hash)
+        s->acc = g5_finish(&a);
     G5_UNROLL
     for (unsigned i = 0; i < G5_V; i++)
         g5_storeu(out + 64 * i, x[i]);
 }
 
-/* The hash of a whole batch alone (encryption: the last one). */
+/* The hash of a whole batch alone (encryption: the last one; the
+ * additional data). */
 ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
 {
     const uint8_t *kt = s->hk + 16 * (32 - G5_B);
     struct g5_acc a;
-    /* vector 0, which takes the accumulator, last: the products of the
-     * others do not wait for the previous batch's reduction, and the
-     * chain from one accumulator to the next is one product, three XORs
-     * and the reduction */
     G5_UNROLL
-    for (unsigned i = 1; i <= G5_V; i++) {
-        const unsigned j = i % G5_V;
-        vec p = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
-        if (j == 0)
-            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p, g5_loadu(kt + 64 * j), i == 1);
-    }
+    for (unsigned j = 0; j < G5_V; j += 2)
+        g5_hpair(&a, s, h, kt, j);
     s->acc = g5_finish(&a);
 }
 
@@ -419,9 +532,9 @@ ENGINE_INLINE void g5_tail_pass(struct g5_state *s, const unsigned nr,
             g5_rev());
         if (j == 0)
             p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(a, p,
-               _mm512_maskz_loadu_epi8(j == n - 1 ? mk : ~(__mmask64)0,
-                                       kt + 64 * j),
+        const __mmask64 km = j == n - 1 ? mk : ~(__mmask64)0;
+        g5_mul(a, p, _mm512_maskz_loadu_epi8(km, kt + 64 * j),
+               _mm512_maskz_loadu_epi8(km, kt + GX_VP512_HALVES + 64 * j),
                j == 0);
     }
 }
@@ -465,15 +578,15 @@ ENGINE_INLINE size_t g5_gcm(const uint8_t *rk, const unsigned nr,
     g5_setup(&s, rk, nr, hk, ctr, y);
     if (dec) {
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, in, 1);
+            g5_batch(&s, nr, out, in, in, 1, 0);
             in += 16 * G5_B, out += 16 * G5_B;
         }
     } else if (left >= G5_B) {
-        g5_batch(&s, nr, out, in, NULL, 0);
+        g5_batch(&s, nr, out, in, NULL, 0, 0);
         prev = out;
         in += 16 * G5_B, out += 16 * G5_B, left -= G5_B;
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, prev, 1);
+            g5_batch(&s, nr, out, in, prev, 1, 0);
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B;
         }
@@ -596,8 +709,9 @@ ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
             g5_rev());
         if (j == 0)
             d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, d, _mm512_maskz_loadu_epi8(g5_mask(rb - 4 * j), kt + 64 * j),
-               0);
+        const __mmask64 km = g5_mask(rb - 4 * j);
+        g5_mul(&a, d, _mm512_maskz_loadu_epi8(km, kt + 64 * j),
+               _mm512_maskz_loadu_epi8(km, kt + GX_VP512_HALVES + 64 * j), 0);
     }
     if (fold)
         g5_mul_k1(&a, len_blk, s->hk);
@@ -692,17 +806,20 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
     else if (len == 0)
         g5_hash_one(&s, len_blk);
     if (len != 0) {
+        /* the counter (low word) of the next block: J0 + 1 = 2 */
+        size_t first = 2;
         if (dec) {
-            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
-                g5_batch(&s, nr, out, in, in, 1);
+            for (; len >= 16 * G5_B; len -= 16 * G5_B, first += G5_B) {
+                g5_batch(&s, nr, out, in, in, 1, g5_be_ok(first));
                 in += 16 * G5_B, out += 16 * G5_B;
             }
         } else if (len >= 16 * G5_B) {
-            g5_batch(&s, nr, out, in, NULL, 0);
+            g5_batch(&s, nr, out, in, NULL, 0, 1);
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
-            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
-                g5_batch(&s, nr, out, in, prev, 1);
+            for (first += G5_B; len >= 16 * G5_B;
+                 len -= 16 * G5_B, first += G5_B) {
+                g5_batch(&s, nr, out, in, prev, 1, g5_be_ok(first));
                 prev = out;
                 in += 16 * G5_B, out += 16 * G5_B;
             }
