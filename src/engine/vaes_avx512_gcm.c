@@ -331,34 +331,52 @@ ENGINE_INLINE void g5_ctr(struct g5_state *s, vec *x, unsigned n)
 }
 
 /*
- * The same for a batch whose counters do not carry out of their last byte
- * (be != 0): the first vector's counters byte-reversed once, the others
- * made from it by adding 4 i to byte 15 of each lane (bits 24..31 of its
- * last dword), which is exact while that byte does not overflow: two
- * operations per vector instead of three. With a 12-byte IV the counter
- * of data block n is n + 2, so whether a batch carries depends on its
- * position only (g5_msg); the incremental kernels, whose counter may be
- * secret (an IV of other length), never take this path.
+ * The same in one operation per vector, for the whole-message path (a
+ * 12-byte IV: the counter of data block n is n + 2, so a batch's counters
+ * depend on its position only). Batch k's first counter has low byte
+ * b = 2 + 32 m, m = k mod 8; for m < 7 none of its 32 counters carries
+ * out of that byte, so vector i's counter blocks differ from the first
+ * vector's in byte 15 of each lane only, by the XOR of (b + L) and
+ * (b + 4 i + L) (lane L): a constant of m and i (g5_dtab). So T, the
+ * first vector's counter blocks with round key 0 (one byte reversal and
+ * one XOR per batch), and one XOR with a table vector make each vector,
+ * where the byte reversal and the XOR of g5_ctr made three operations.
+ * Batches with m = 7 (their low byte wraps) take g5_ctr. The incremental
+ * kernels, whose counter may be secret (an IV of other length), never
+ * take this path; here the table row depends on the position only.
  */
-ENGINE_INLINE void g5_ctr_be(struct g5_state *s, vec *x, unsigned n)
+#define G5_DB(m, i, L)                                                         \
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                               \
+        (uint8_t)((2 + 32 * (m) + (L)) ^ (2 + 32 * (m) + 4 * (i) + (L)))
+#define G5_DV(m, i)                                                            \
+    {                                                                          \
+        G5_DB(m, i, 0), G5_DB(m, i, 1), G5_DB(m, i, 2), G5_DB(m, i, 3)         \
+    }
+#define G5_DM(m)                                                               \
+    {                                                                          \
+        G5_DV(m, 0), G5_DV(m, 1), G5_DV(m, 2), G5_DV(m, 3), G5_DV(m, 4),       \
+            G5_DV(m, 5), G5_DV(m, 6), G5_DV(m, 7)                              \
+    }
+static const _Alignas(64) uint8_t g5_dtab[7][8][64] = {
+    G5_DM(0), G5_DM(1), G5_DM(2), G5_DM(3), G5_DM(4), G5_DM(5), G5_DM(6)};
+
+ENGINE_INLINE void g5_ctr_tab(struct g5_state *s, vec *x, unsigned n,
+                              unsigned m)
 {
-    const vec k0 = g5_key(s, 0);
-    const vec base = _mm512_shuffle_epi8(s->c, g5_rev());
+    const vec t =
+        _mm512_xor_si512(_mm512_shuffle_epi8(s->c, g5_rev()), g5_key(s, 0));
     G5_UNROLL
     for (unsigned i = 0; i < n; i++)
-        x[i] = _mm512_xor_si512(
-            i == 0 ? base
-                   : _mm512_add_epi32(
-                         base, _mm512_set4_epi32((int)(4 * i) << 24, 0, 0, 0)),
-            k0);
+        x[i] = i == 0 ? t
+                      : _mm512_xor_si512(
+                            t, _mm512_load_si512((const void *)g5_dtab[m][i]));
     s->c = _mm512_add_epi32(s->c, _mm512_set4_epi32(0, 0, 0, (int)(4 * n)));
 }
 
-/* Whether the batch whose first counter (low word) is first carries
- * past its last byte: 1 when it does not. Public: a position. */
-ENGINE_INLINE int g5_be_ok(size_t first)
+/* The g5_dtab row of batch k of a whole message, or -1 (g5_ctr). */
+ENGINE_INLINE int g5_row(size_t k)
 {
-    return (first & 0xff) <= 256 - G5_B;
+    return (k & 7) == 7 ? -1 : (int)(k & 7);
 }
 
 ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
@@ -434,7 +452,7 @@ ENGINE_INLINE void g5_hpair(struct g5_acc *a, const struct g5_state *s,
  */
 ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
                             const uint8_t *in, const uint8_t *h, const int hash,
-                            const int be)
+                            const int row)
 {
     const uint8_t *kt;
     vec x[G5_V];
@@ -442,8 +460,8 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
 
     s->rk = g5_opaque(s->rk);
     kt = g5_opaque(s->hk + 16 * (32 - G5_B));
-    if (be)
-        g5_ctr_be(s, x, G5_V);
+    if (row >= 0)
+        g5_ctr_tab(s, x, G5_V, (unsigned)row);
     else
         g5_ctr(s, x, G5_V);
     G5_UNROLL
@@ -578,15 +596,15 @@ ENGINE_INLINE size_t g5_gcm(const uint8_t *rk, const unsigned nr,
     g5_setup(&s, rk, nr, hk, ctr, y);
     if (dec) {
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, in, 1, 0);
+            g5_batch(&s, nr, out, in, in, 1, -1);
             in += 16 * G5_B, out += 16 * G5_B;
         }
     } else if (left >= G5_B) {
-        g5_batch(&s, nr, out, in, NULL, 0, 0);
+        g5_batch(&s, nr, out, in, NULL, 0, -1);
         prev = out;
         in += 16 * G5_B, out += 16 * G5_B, left -= G5_B;
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, prev, 1, 0);
+            g5_batch(&s, nr, out, in, prev, 1, -1);
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B;
         }
@@ -806,20 +824,18 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
     else if (len == 0)
         g5_hash_one(&s, len_blk);
     if (len != 0) {
-        /* the counter (low word) of the next block: J0 + 1 = 2 */
-        size_t first = 2;
+        size_t k = 0; /* the batch's number */
         if (dec) {
-            for (; len >= 16 * G5_B; len -= 16 * G5_B, first += G5_B) {
-                g5_batch(&s, nr, out, in, in, 1, g5_be_ok(first));
+            for (; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+                g5_batch(&s, nr, out, in, in, 1, g5_row(k));
                 in += 16 * G5_B, out += 16 * G5_B;
             }
         } else if (len >= 16 * G5_B) {
-            g5_batch(&s, nr, out, in, NULL, 0, 1);
+            g5_batch(&s, nr, out, in, NULL, 0, g5_row(0));
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
-            for (first += G5_B; len >= 16 * G5_B;
-                 len -= 16 * G5_B, first += G5_B) {
-                g5_batch(&s, nr, out, in, prev, 1, g5_be_ok(first));
+            for (k = 1; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+                g5_batch(&s, nr, out, in, prev, 1, g5_row(k));
                 prev = out;
                 in += 16 * G5_B, out += 16 * G5_B;
             }
