@@ -236,14 +236,22 @@ ENGINE_INLINE __m128i g5_hsum(vec v)
 }
 
 /* The reduced sum: the next accumulator. The lanes are added first,
- * then the middle (Karatsuba's, less the low and high sums) folded in on
- * 128 bits. */
+ * then Karatsuba's middle corrected by the low and high sums; the middle
+ * is not folded into them (two shifts, two XORs): the reduction's two
+ * folds go through it instead (E. Biggers' order, aes-gcm-avx10-x86_64.S):
+ * the low sum's low qword times the reduction constant, with the low sum
+ * swapped, into the middle, then the middle's low qword the same way, with
+ * the middle swapped, into the high sum -- ghash_x86.h's gx_reduce with
+ * the middle's halves added where they land. 17 operations, not 22. */
 ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
 {
-    __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
+    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
+    const __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
     __m128i mid = _mm_ternarylogic_epi64(g5_hsum(a->mid), lo, hi, 0x96);
-    return gx_reduce(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)),
-                     _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
+    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
+                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
+    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
+                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
 }
 
 /* What every kernel keeps. The round keys and hash-key powers are not
@@ -255,7 +263,10 @@ ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
  * laundered once per batch (g5_opaque) so that the loads are not
  * hoisted out of the loop again. */
 struct g5_state {
+    /* the round keys: 16 bytes each (broadcast as they are loaded), or
+     * with wide set already broadcast, 64 bytes each (g5_msg) */
     const uint8_t *rk, *hk;
+    int wide;
     vec c;       /* the next counters, little-endian: lanes +0..+3 */
     __m128i acc; /* GHASH accumulator, reflected */
 };
@@ -266,9 +277,13 @@ ENGINE_INLINE const uint8_t *g5_opaque(const uint8_t *p)
     return p;
 }
 
-/* Round key r, broadcast. */
+/* Round key r, broadcast. (vbroadcasti32x4 from memory takes a slot of
+ * the vector pipes on Zen 4, a plain load does not: the whole-message
+ * path broadcasts the keys once per message, 3% at 16 KiB.) */
 ENGINE_INLINE vec g5_key(const struct g5_state *s, unsigned r)
 {
+    if (s->wide)
+        return _mm512_load_si512((const void *)(s->rk + 64 * r));
     return g5_bcast(
         _mm_load_si128((const __m128i *)(const void *)(s->rk + 16 * r)));
 }
@@ -287,6 +302,7 @@ ENGINE_INLINE void g5_setup(struct g5_state *s, const uint8_t *rk,
 
     (void)nr;
     s->rk = rk;
+    s->wide = 0;
     s->hk = hk;
     /* the counter block as two 8-byte halves (internal.h, aesir_ctr_copy) */
     memcpy(&hi, ctr, 8);
@@ -790,15 +806,73 @@ ENGINE_INLINE __m128i g5_ekj0(const uint8_t *rk, const unsigned nr, __m128i j0)
         e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * nr)));
 }
 
+/* The data (len > 0 bytes) and the length block; wide (a constant): the
+ * round keys broadcast into kw first (and wiped after), for long
+ * messages (G5_WIDE_MIN). */
+ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
+                           const unsigned nr, uint8_t *out, const uint8_t *in,
+                           size_t len, __m128i len_blk, uint8_t *kw,
+                           const int dec, const int wide)
+{
+    const uint8_t *prev = NULL;
+    size_t k = 0; /* the batch's number */
+
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512(
+                (void *)(kw + 64 * r),
+                g5_bcast(_mm_load_si128(
+                    (const __m128i *)(const void *)(rk + 16 * r))));
+        s->rk = kw;
+    }
+    s->wide = wide;
+    if (dec) {
+        for (; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, in, 1, g5_row(k));
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    } else if (len >= 16 * G5_B) {
+        g5_batch(s, nr, out, in, NULL, 0, g5_row(0));
+        prev = out;
+        in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
+        for (k = 1; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, prev, 1, g5_row(k));
+            prev = out;
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    }
+    if (len == 0) {
+        if (prev != NULL)
+            g5_hash_batch(s, prev);
+        g5_hash_one(s, len_blk);
+    } else {
+#define LAST(n)                                                                \
+    g5_last(s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
+        G5_TAILS((len + 63) / 64, LAST)
+#undef LAST
+    }
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512((void *)(kw + 64 * r), _mm512_setzero_si512());
+    }
+}
+
+/* Messages from this length on take the broadcast round keys: below it
+ * broadcasting them and wiping the copy cost more than the loads saved
+ * (AES-256 seal 2 KiB: 540 -> 580 TSC cycles; 16 KiB: AES-128 2940 ->
+ * 2860, 1 MiB 186k -> 179k). */
+#define G5_WIDE_MIN 8192
+
 /* The whole message for a constant nr. */
 ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
                           const uint8_t *hk, const uint8_t iv[12],
                           const uint8_t *aad, size_t aad_len, uint8_t *out,
                           const uint8_t *in, size_t len, uint8_t tag[16],
-                          const int dec)
+                          uint8_t *kw, const int dec)
 {
     struct g5_state s;
-    const uint8_t *prev = NULL;
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
     uint64_t w0;
@@ -813,6 +887,7 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
                        (int)(uint32_t)w0);
     ekj0 = g5_ekj0(rk, nr, j0);
     s.rk = rk;
+    s.wide = 0;
     s.hk = hk;
     /* the data's counters J0 + 1 .. J0 + 4, little-endian per lane */
     s.c = _mm512_add_epi32(
@@ -823,34 +898,10 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
         g5_hash_aad(&s, aad, aad_len, len == 0, len_blk);
     else if (len == 0)
         g5_hash_one(&s, len_blk);
-    if (len != 0) {
-        size_t k = 0; /* the batch's number */
-        if (dec) {
-            for (; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
-                g5_batch(&s, nr, out, in, in, 1, g5_row(k));
-                in += 16 * G5_B, out += 16 * G5_B;
-            }
-        } else if (len >= 16 * G5_B) {
-            g5_batch(&s, nr, out, in, NULL, 0, g5_row(0));
-            prev = out;
-            in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
-            for (k = 1; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
-                g5_batch(&s, nr, out, in, prev, 1, g5_row(k));
-                prev = out;
-                in += 16 * G5_B, out += 16 * G5_B;
-            }
-        }
-        if (len == 0) {
-            if (prev != NULL)
-                g5_hash_batch(&s, prev);
-            g5_hash_one(&s, len_blk);
-        } else {
-#define LAST(n)                                                                \
-    g5_last(&s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
-            G5_TAILS((len + 63) / 64, LAST)
-#undef LAST
-        }
-    }
+    if (len >= G5_WIDE_MIN)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 1);
+    else if (len != 0)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 0);
     _mm_storeu_si128(
         (__m128i *)(void *)tag,
         _mm_xor_si128(_mm_shuffle_epi8(s.acc, gx_rev_mask()), ekj0));
@@ -860,9 +911,9 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
     __attribute__((noinline)) ENGINE_FN void name(                             \
         const uint8_t *rk, const uint8_t *hk, const uint8_t iv[12],            \
         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
-        size_t len, uint8_t tag[16])                                           \
+        size_t len, uint8_t tag[16], uint8_t *kw)                              \
     {                                                                          \
-        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, dec);          \
+        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, kw, dec);      \
     }
 G5M_FN(g5_msg_enc10, 10, 0)
 G5M_FN(g5_msg_enc12, 12, 0)
@@ -871,14 +922,15 @@ G5M_FN(g5_msg_dec10, 10, 1)
 G5M_FN(g5_msg_dec12, 12, 1)
 G5M_FN(g5_msg_dec14, 14, 1)
 
-/* gcc 12 gives the whole-message kernels a frame of some 950 bytes (840
- * of spill slots, 64-byte alignment, saved registers) and clang 14 one
- * of up to 1288 (-fstack-usage, g5_msg_enc14): nine zmm of the batches
- * and tails, round keys and E_K(J0) among them. The wipe covers the
- * larger plus 256, rounded to 64 (stack_wipe.h's rule; test_residue
- * found round keys past 1024 in the clang build). Each 512 bytes cost
- * some 10 TSC cycles per message (measured at 512 and 576 bytes). */
-#define G5M_STACK 1600
+/* The whole-message kernels' frames (-fstack-usage): gcc 12 136..200
+ * bytes, clang 14 152..216 (saved registers, a few spill slots). They
+ * were 950 and 1288 before the bulk batch needed fewer registers (nine
+ * zmm spilled, round keys and E_K(J0) among them) and the wipe 1600
+ * bytes. The wipe covers the larger plus 256, rounded to 64 (stack_wipe.h's
+ * rule; test_residue checks it for both compilers); each 512 bytes cost
+ * some 10 TSC cycles per message. The broadcast round keys (kw, in this
+ * function's own frame, above the kernels') are wiped by the kernels. */
+#define G5M_STACK 512
 
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,
@@ -886,21 +938,25 @@ int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               size_t len, uint8_t tag[16], int decrypt)
 {
     const uint8_t *k = ENGINE_RK(rk), *h = (const uint8_t *)hk;
+    /* the round keys broadcast (g5_key), here so that the kernels' frames
+     * stay where the stack wipe's bound says; the kernels wipe it */
+    _Alignas(64) uint8_t kw[64 * 15];
     if (decrypt) {
         if (nr == 10)
-            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else if (nr == 12)
-            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else
-            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
     } else {
         if (nr == 10)
-            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else if (nr == 12)
-            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else
-            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
     }
+    __asm__ volatile("" : : "r"(kw) : "memory");
     aesir_wipe_stack(G5M_STACK);
     return 0;
 }
