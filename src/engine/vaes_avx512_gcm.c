@@ -1,10 +1,10 @@
 /*
  * vaes_avx512_gcm.c -- the fused GCM kernels of vaes-avx512 (gcm_enc,
  * gcm_dec; internal.h, aesir_gcm_fn; and the whole-message path behind
- * gcm_short): CTR with GCM's inc32 counter and
- * GHASH of the ciphertext in one pass, the AES rounds of 16 blocks on
- * zmm interleaved with the carry-less products of 16 others, for the
- * GHASH engine ghash-vpclmul-avx512 (whose key layout they read).
+ * gcm_short): CTR with GCM's inc32 counter and GHASH of the ciphertext in
+ * one pass, the AES rounds of 32 blocks on zmm interleaved with the
+ * carry-less products of 32 others, for the GHASH engine
+ * ghash-vpclmul-avx512 (whose key layout they read).
  *
  * CPU: VAES && VPCLMULQDQ && AVX512F && AVX512BW && AVX512VL && AES-NI
  * && PCLMULQDQ, with the OS saving zmm state: what vaes-avx512 and
@@ -16,99 +16,90 @@
  * Why fused. Separately, CTR runs on the AES unit and then GHASH on the
  * carry-less multiplier, each idle while the other works, and the data
  * passes through L1 twice. Here one loop keeps both busy: per iteration
- * 4 zmm of counters (16 blocks) go through the rounds while 4 zmm of
- * ciphertext are multiplied by H^16 .. H^1; an out-of-order core
- * overlaps the two instruction streams, which share no register. On Zen
- * 4 a zmm vaesenc and a zmm vpclmulqdq each take a slot of the same two
- * FP pipes, so the bound is (nr + 4) slots per 4 blocks: 16.8 GB/s for
- * AES-128, 13.1 for AES-256 at 3.7 GHz. (This is the design of E.
- * Biggers' AES-GCM for AVX10 in Linux, arch/x86/crypto/
- * aes-gcm-avx10-x86_64.S, written here from its description with
- * intrinsics.)
+ * 8 zmm of counters (32 blocks) go through the rounds while 8 zmm of
+ * ciphertext are multiplied by H^32 .. H^1. (The design of E. Biggers'
+ * AES-GCM for AVX10 in Linux, arch/x86/crypto/aes-gcm-avx10-x86_64.S,
+ * written here from its description with intrinsics, with twice its
+ * batch.)
  *
  *  - Decryption hashes the ciphertext it decrypts in the same iteration:
  *    it is input, loaded once and used twice.
  *  - Encryption hashes the previous iteration's ciphertext while it
- *    encrypts the next (reloaded from out, still in L1), so the AES of
- *    the first batch runs alone and the hash of the last batch follows
- *    the loop, merged with the tail's (below).
+ *    encrypts the next (gcc keeps it in registers), so the AES of the
+ *    first batch runs alone and the hash of the last batch follows the
+ *    loop, merged with the tail's (below).
  *
- * Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
- * 0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
- * (ghash_x86.h), highest power first. A batch of 16 blocks takes the
- * last four zmm, loaded once and held in registers for the whole call:
+ * What sets the speed on Zen 4: every vector operation. A zmm vaesenc
+ * and a zmm vpclmulqdq take the same two FP pipes (vpclmulqdq for two
+ * cycles), and the loop's other vector operations (counters, byte
+ * reversal, XORs, shuffles, even vbroadcasti32x4 from memory) were
+ * measured to cost some 0.8 core cycles per 4 blocks each, not to hide
+ * under the AES rounds. So the loop is written for the fewest operations
+ * per 4 blocks (AES-128: 10 AES, 3 products, 1 counter XOR, 1 data XOR,
+ * 1 byte reversal, 1.5 for the Karatsuba halves, 1.5 for the sums, and
+ * some 2 for the batch's reduction), which took it from 18.6 to about
+ * 15.5 core cycles per 4 blocks (docs/engines/vaes.md, "The bulk loop"):
  *
- *   hk + 256: [K16 K15 K14 K13]  <- blocks 0..3 of a batch
- *   hk + 320: [K12 K11 K10 K9 ]  <- blocks 4..7
- *   hk + 384: [K8  K7  K6  K5 ]  <- blocks 8..11
- *   hk + 448: [K4  K3  K2  K1 ]  <- blocks 12..15
+ *  - Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
+ *    0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
+ *    (ghash_x86.h), highest power first, and at hk + GX_VP512_HALVES
+ *    (x86_gcm.h) the Karatsuba half K_lo ^ K_hi of each, made once per
+ *    key. A batch's vector v takes the powers at hk + 64 v:
  *
- * Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
- * (a_lo ^ a_hi)(b_lo ^ b_hi), the middle corrected by the low and high
- * sums once per batch), summed unreduced over the batch, the lanes
- * added, the middle folded in, then one two-step reduction (gx_reduce)
- * per batch ("aggregated reduction", Gueron and Kounavis, Intel white
- * paper 323640). The accumulator is XORed into the batch's first block,
- * whose product is computed last so that the others need not wait for
- * the previous batch's reduction. The chain from one accumulator to the
- * next (one product, three XORs, lane sum, reduction) is some 30 cycles,
- * under what an AES-128 batch takes, so it does not set the pace.
+ *      hk +   0: [K32 K31 K30 K29]  <- blocks 0..3 of a batch
+ *      ...
+ *      hk + 448: [K4  K3  K2  K1 ]  <- blocks 28..31
+ *
+ *  - Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
+ *    (a_lo ^ a_hi)(b_lo ^ b_hi)); the data halves of two vectors are made
+ *    together (g5_hpair), the products summed in pairs by vpternlogq,
+ *    unreduced over the batch; the lanes are added, the middle corrected
+ *    and the two folds of the reduction go through it (g5_finish): one
+ *    reduction per 32 blocks ("aggregated reduction", Gueron and
+ *    Kounavis, Intel white paper 323640). The accumulator is XORed into
+ *    the batch's first block, whose product is computed last so that the
+ *    others need not wait for the previous batch's reduction.
+ *  - Counters: the counter block, byte-reversed once, is a little-endian
+ *    128-bit integer per lane whose dword 0 is GCM's 32-bit counter
+ *    (lanes +0..+3); the caller guarantees the low word does not wrap
+ *    within a call (gcm.c, data_blocks), so vpaddd on that dword is inc32
+ *    exactly. Generic batches (g5_ctr) byte-reverse each vector and XOR
+ *    round key 0; the whole-message path, whose counters depend on the
+ *    position only, makes each vector with one XOR (g5_ctr_tab).
+ *  - Round keys: nr + 1 keys of 16 bytes at rk + 16 r (vaes-avx512's
+ *    encryption schedule), broadcast as they are loaded; for messages of
+ *    8 KiB or more the whole-message path broadcasts them once into a
+ *    buffer of 64-byte keys and loads those (G5_WIDE_MIN).
  *
  * Whole messages (aesir_vaes_avx512_gcm_msg, at the end of this file):
  * the one-shot path with a 12-byte IV for every message past the short
  * kernel's reach (vaes_avx512_gcm_short.c), J0 to tag in one call.
  *
- * Counter. The counter block, byte-reversed once, is a little-endian
- * 128-bit integer per lane whose dword 0 is GCM's 32-bit counter; lanes
- * hold counters +0..+3, the 4 vectors +0, +4, +8, +12, and vpaddd adds
- * 16 to dword 0 per iteration. The caller guarantees the low word does
- * not wrap within a call (gcm.c, data_blocks), so vpaddd on that dword
- * is inc32 exactly and no carry handling is needed. Each vector is
- * byte-swapped back (vpshufb, the same mask as GHASH's) before round 0.
- *
- * Tails. After the batches, r = 0..15 blocks go through ceil(r / 4)
+ * Tails. After the batches, r = 0..31 blocks go through ceil(r / 4)
  * vectors (a kernel for each count), the last loaded and stored with a
  * byte mask (vmovdqu8 with a k-mask: masked-off bytes are neither read
  * nor written and never fault). Their hash takes the last r powers;
- * encryption hashes the last batch (16 blocks, from out) and the tail
- * (from registers, masked-off lanes zeroed) as one sum of 16 + r <= 31
- * blocks with K_(16+r) .. K_1: the table holds 32 powers, so every call
- * ends with exactly one reduction. Every length of whole blocks is done;
- * the kernels always return len rounded down to 16.
- *
- * Round keys: nr + 1 keys of 16 bytes at rk + 16 r (vaes-avx512's
- * encryption schedule), broadcast to zmm once per call and held in
- * registers.
+ * encryption hashes the last batch (from out) and then the tail (from
+ * registers, masked-off lanes zeroed). Every length of whole blocks is
+ * done; the kernels always return len rounded down to 16.
  *
  * Constant time: yes, given that vaesenc and vpclmulqdq are (fixed
  * latency on every core that has them). No branch or address depends on
- * the key, H, the counter or the data; branches and masks depend on nr
- * and the length only.
+ * the key, H, the counter or the data; branches, masks and the counter
+ * table's row depend on nr, the length and the position in the message
+ * only.
  *
- * Batch: 8 zmm (32 blocks) per iteration, one reduction per 32 blocks
- * (all 32 powers, hk + 0 .. hk + 448). 4 zmm per batch (one reduction
- * per 16) was slower: the per-batch work (key broadcasts shared by fewer
- * vectors, the reduction, the loop) weighed twice as much. AES-128 seal
- * GB/s at 16 KiB / 1 MiB: 4 zmm 10.9 / 11.4, 8 zmm 12.1 / 12.7; AES-256
- * 9.6 / 10.0 against 10.7 / 11.3. Keys held in registers for the whole
- * call instead (4 zmm) spilled under gcc 12: AES-256 seal 6.1 GB/s.
+ * Batch: 8 zmm (32 blocks) per iteration, one reduction per 32 blocks.
+ * 4 zmm per batch (one reduction per 16) was slower: the per-batch work
+ * weighed twice as much (AES-128 seal 16 KiB 10.9 against 12.1 GB/s
+ * then). Keys held in registers for the whole call spilled under gcc 12
+ * (AES-256 seal 6.1 GB/s). The batch written out in inline assembly,
+ * each hash vector after its round, was 3% slower than what gcc makes
+ * of these intrinsics.
  *
- * Measured (Zen 4, 2 cores, TSC 2.596 GHz; aesir_gcm_seal / _open, 13
- * bytes of AAD, best of 21 runs, interleaved with OpenSSL 3.0 EVP in
- * the same process; a throwaway program linking build/libaesir.a), GB/s:
- *
- *   bytes      AES-128 seal  open   OpenSSL    AES-256 seal  open  OpenSSL
- *   64                 0.60  0.57    0.31              0.58  0.55    0.29
- *   576                3.95  3.81    1.89              3.52  3.59    1.82
- *   1420               6.00  5.82    2.87              5.34  5.34    2.69
- *   16384             12.09 11.97    4.70             10.67 10.57    4.39
- *   1048576           12.73 12.77    4.95             11.29 11.17    4.62
- *
- * Unfused (vaes-avx512 CTR, then ghash-vpclmul-avx2), AES-128: 8.1 GB/s
- * at 16 KiB, 8.3 at 1 MiB. Below 4 KiB gcm.c's per-message work
- * (E_K(J0), the AAD and length blocks each hashed and reduced alone, the
- * tag) dominates: an empty seal with 13 bytes of AAD takes 222 TSC
- * cycles, a 576-byte one 383.
+ * Measured: docs/engines/vaes.md ("GCM on vaes-avx512"). Unfused
+ * (vaes-avx512 CTR, then ghash-vpclmul-avx2), AES-128: 8.1 GB/s at
+ * 16 KiB, 8.3 at 1 MiB.
  */
 #include "internal.h"
 
@@ -170,7 +161,7 @@ struct g5_acc {
  * by lane, unsummed. Karatsuba: the middle one is (d_lo ^ d_hi)(k_lo ^
  * k_hi), whose sum g5_finish corrects by the sums of the other two; kh
  * holds k_lo ^ k_hi, made once per key (the halves table beside the
- * powers, ghash_x86.h GX_VP512_HALVES), so only the data's half costs a
+ * powers, x86_gcm.h GX_VP512_HALVES), so only the data's half costs a
  * shuffle and an XOR here. On Zen 4 a zmm vpclmulqdq takes the same two
  * FP pipes as a zmm vaesenc: the fourth product of the schoolbook form
  * would cost a round's slot per 4 blocks, the shuffle and XOR that

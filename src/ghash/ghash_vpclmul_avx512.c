@@ -58,6 +58,7 @@
 #include "../engine/engine.h"
 #include <immintrin.h>
 #include "ghash_x86.h"
+#include "../engine/x86_gcm.h"
 
 #define VP512_N 32
 
@@ -204,7 +205,7 @@ ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap)
 }
 
 /* GHASH's key: the powers and, after them, their Karatsuba halves
- * (GX_VP512_HALVES, ghash_x86.h) for the fused kernels, whose products
+ * (GX_VP512_HALVES, x86_gcm.h) for the fused kernels, whose products
  * are Karatsuba's: 8 shuffles and 8 XORs once per key instead of two
  * vector operations per 4 blocks in the kernels' loops. */
 ENGINE_FN void vp512_init(void *hk, const uint8_t h[16])

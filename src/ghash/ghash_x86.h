@@ -48,14 +48,6 @@
 #define GX_PIN(p) ((void)0)
 #endif
 
-/* ghash-vpclmul-avx512's GHASH key area (ghash_vpclmul_avx512.c): the 32
- * powers K_32 .. K_1 at hk + 0 and, from this offset on, the Karatsuba
- * half of each, K_lo ^ K_hi in both 64-bit halves, in the same order, so
- * that hk + GX_VP512_HALVES + off holds the halves of the powers at
- * hk + off. Written by the GHASH key setup (not POLYVAL's), read by the
- * fused kernels of vaes_avx512_gcm.c. */
-#define GX_VP512_HALVES 512
-
 /* Byte reversal of a 16-byte lane (PSHUFB control). */
 ENGINE_INLINE __m128i gx_rev_mask(void)
 {
