@@ -38,7 +38,7 @@
  * per 4 blocks (AES-128: 10 AES, 3 products, 1 counter XOR, 1 data XOR,
  * 1 byte reversal, 1.5 for the Karatsuba halves, 1.5 for the sums, and
  * some 2 for the batch's reduction), which took it from 18.6 to about
- * 15.5 core cycles per 4 blocks (docs/engines/vaes.md, "The bulk loop"):
+ * 15.7 core cycles per 4 blocks (docs/engines/vaes.md, "The bulk loop"):
  *
  *  - Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
  *    0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
