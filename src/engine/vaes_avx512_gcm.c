@@ -1,10 +1,10 @@
 /*
  * vaes_avx512_gcm.c -- the fused GCM kernels of vaes-avx512 (gcm_enc,
  * gcm_dec; internal.h, aesir_gcm_fn; and the whole-message path behind
- * gcm_short): CTR with GCM's inc32 counter and
- * GHASH of the ciphertext in one pass, the AES rounds of 16 blocks on
- * zmm interleaved with the carry-less products of 16 others, for the
- * GHASH engine ghash-vpclmul-avx512 (whose key layout they read).
+ * gcm_short): CTR with GCM's inc32 counter and GHASH of the ciphertext in
+ * one pass, the AES rounds of 32 blocks on zmm interleaved with the
+ * carry-less products of 32 others, for the GHASH engine
+ * ghash-vpclmul-avx512 (whose key layout they read).
  *
  * CPU: VAES && VPCLMULQDQ && AVX512F && AVX512BW && AVX512VL && AES-NI
  * && PCLMULQDQ, with the OS saving zmm state: what vaes-avx512 and
@@ -16,99 +16,90 @@
  * Why fused. Separately, CTR runs on the AES unit and then GHASH on the
  * carry-less multiplier, each idle while the other works, and the data
  * passes through L1 twice. Here one loop keeps both busy: per iteration
- * 4 zmm of counters (16 blocks) go through the rounds while 4 zmm of
- * ciphertext are multiplied by H^16 .. H^1; an out-of-order core
- * overlaps the two instruction streams, which share no register. On Zen
- * 4 a zmm vaesenc and a zmm vpclmulqdq each take a slot of the same two
- * FP pipes, so the bound is (nr + 4) slots per 4 blocks: 16.8 GB/s for
- * AES-128, 13.1 for AES-256 at 3.7 GHz. (This is the design of E.
- * Biggers' AES-GCM for AVX10 in Linux, arch/x86/crypto/
- * aes-gcm-avx10-x86_64.S, written here from its description with
- * intrinsics.)
+ * 8 zmm of counters (32 blocks) go through the rounds while 8 zmm of
+ * ciphertext are multiplied by H^32 .. H^1. (The design of E. Biggers'
+ * AES-GCM for AVX10 in Linux, arch/x86/crypto/aes-gcm-avx10-x86_64.S,
+ * written here from its description with intrinsics, with twice its
+ * batch.)
  *
  *  - Decryption hashes the ciphertext it decrypts in the same iteration:
  *    it is input, loaded once and used twice.
  *  - Encryption hashes the previous iteration's ciphertext while it
- *    encrypts the next (reloaded from out, still in L1), so the AES of
- *    the first batch runs alone and the hash of the last batch follows
- *    the loop, merged with the tail's (below).
+ *    encrypts the next (gcc keeps it in registers), so the AES of the
+ *    first batch runs alone and the hash of the last batch follows the
+ *    loop, merged with the tail's (below).
  *
- * Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
- * 0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
- * (ghash_x86.h), highest power first. A batch of 16 blocks takes the
- * last four zmm, loaded once and held in registers for the whole call:
+ * What sets the speed on Zen 4: every vector operation. A zmm vaesenc
+ * and a zmm vpclmulqdq take the same two FP pipes (vpclmulqdq for two
+ * cycles), and the loop's other vector operations (counters, byte
+ * reversal, XORs, shuffles, even vbroadcasti32x4 from memory) were
+ * measured to cost some 0.8 core cycles per 4 blocks each, not to hide
+ * under the AES rounds. So the loop is written for the fewest operations
+ * per 4 blocks (AES-128: 10 AES, 3 products, 1 counter XOR, 1 data XOR,
+ * 1 byte reversal, 1.5 for the Karatsuba halves, 1.5 for the sums, and
+ * some 2 for the batch's reduction), which took it from 18.6 to about
+ * 15.7 core cycles per 4 blocks (docs/engines/vaes.md, "The bulk loop"):
  *
- *   hk + 256: [K16 K15 K14 K13]  <- blocks 0..3 of a batch
- *   hk + 320: [K12 K11 K10 K9 ]  <- blocks 4..7
- *   hk + 384: [K8  K7  K6  K5 ]  <- blocks 8..11
- *   hk + 448: [K4  K3  K2  K1 ]  <- blocks 12..15
+ *  - Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), i =
+ *    0..31, K_j = H^j x^-1 as a 128-bit integer in the reflected domain
+ *    (ghash_x86.h), highest power first, and at hk + GX_VP512_HALVES
+ *    (x86_gcm.h) the Karatsuba half K_lo ^ K_hi of each, made once per
+ *    key. A batch's vector v takes the powers at hk + 64 v:
  *
- * Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
- * (a_lo ^ a_hi)(b_lo ^ b_hi), the middle corrected by the low and high
- * sums once per batch), summed unreduced over the batch, the lanes
- * added, the middle folded in, then one two-step reduction (gx_reduce)
- * per batch ("aggregated reduction", Gueron and Kounavis, Intel white
- * paper 323640). The accumulator is XORed into the batch's first block,
- * whose product is computed last so that the others need not wait for
- * the previous batch's reduction. The chain from one accumulator to the
- * next (one product, three XORs, lane sum, reduction) is some 30 cycles,
- * under what an AES-128 batch takes, so it does not set the pace.
+ *      hk +   0: [K32 K31 K30 K29]  <- blocks 0..3 of a batch
+ *      ...
+ *      hk + 448: [K4  K3  K2  K1 ]  <- blocks 28..31
+ *
+ *  - Products are Karatsuba's (3 vpclmulqdq per 4 blocks: low, high and
+ *    (a_lo ^ a_hi)(b_lo ^ b_hi)); the data halves of two vectors are made
+ *    together (g5_hpair), the products summed in pairs by vpternlogq,
+ *    unreduced over the batch; the lanes are added, the middle corrected
+ *    and the two folds of the reduction go through it (g5_finish): one
+ *    reduction per 32 blocks ("aggregated reduction", Gueron and
+ *    Kounavis, Intel white paper 323640). The accumulator is XORed into
+ *    the batch's first block, whose product is computed last so that the
+ *    others need not wait for the previous batch's reduction.
+ *  - Counters: the counter block, byte-reversed once, is a little-endian
+ *    128-bit integer per lane whose dword 0 is GCM's 32-bit counter
+ *    (lanes +0..+3); the caller guarantees the low word does not wrap
+ *    within a call (gcm.c, data_blocks), so vpaddd on that dword is inc32
+ *    exactly. Generic batches (g5_ctr) byte-reverse each vector and XOR
+ *    round key 0; the whole-message path, whose counters depend on the
+ *    position only, makes each vector with one XOR (g5_ctr_tab).
+ *  - Round keys: nr + 1 keys of 16 bytes at rk + 16 r (vaes-avx512's
+ *    encryption schedule), broadcast as they are loaded; for messages of
+ *    8 KiB or more the whole-message path broadcasts them once into a
+ *    buffer of 64-byte keys and loads those (G5_WIDE_MIN).
  *
  * Whole messages (aesir_vaes_avx512_gcm_msg, at the end of this file):
  * the one-shot path with a 12-byte IV for every message past the short
  * kernel's reach (vaes_avx512_gcm_short.c), J0 to tag in one call.
  *
- * Counter. The counter block, byte-reversed once, is a little-endian
- * 128-bit integer per lane whose dword 0 is GCM's 32-bit counter; lanes
- * hold counters +0..+3, the 4 vectors +0, +4, +8, +12, and vpaddd adds
- * 16 to dword 0 per iteration. The caller guarantees the low word does
- * not wrap within a call (gcm.c, data_blocks), so vpaddd on that dword
- * is inc32 exactly and no carry handling is needed. Each vector is
- * byte-swapped back (vpshufb, the same mask as GHASH's) before round 0.
- *
- * Tails. After the batches, r = 0..15 blocks go through ceil(r / 4)
+ * Tails. After the batches, r = 0..31 blocks go through ceil(r / 4)
  * vectors (a kernel for each count), the last loaded and stored with a
  * byte mask (vmovdqu8 with a k-mask: masked-off bytes are neither read
  * nor written and never fault). Their hash takes the last r powers;
- * encryption hashes the last batch (16 blocks, from out) and the tail
- * (from registers, masked-off lanes zeroed) as one sum of 16 + r <= 31
- * blocks with K_(16+r) .. K_1: the table holds 32 powers, so every call
- * ends with exactly one reduction. Every length of whole blocks is done;
- * the kernels always return len rounded down to 16.
- *
- * Round keys: nr + 1 keys of 16 bytes at rk + 16 r (vaes-avx512's
- * encryption schedule), broadcast to zmm once per call and held in
- * registers.
+ * encryption hashes the last batch (from out) and then the tail (from
+ * registers, masked-off lanes zeroed). Every length of whole blocks is
+ * done; the kernels always return len rounded down to 16.
  *
  * Constant time: yes, given that vaesenc and vpclmulqdq are (fixed
  * latency on every core that has them). No branch or address depends on
- * the key, H, the counter or the data; branches and masks depend on nr
- * and the length only.
+ * the key, H, the counter or the data; branches, masks and the counter
+ * table's row depend on nr, the length and the position in the message
+ * only.
  *
- * Batch: 8 zmm (32 blocks) per iteration, one reduction per 32 blocks
- * (all 32 powers, hk + 0 .. hk + 448). 4 zmm per batch (one reduction
- * per 16) was slower: the per-batch work (key broadcasts shared by fewer
- * vectors, the reduction, the loop) weighed twice as much. AES-128 seal
- * GB/s at 16 KiB / 1 MiB: 4 zmm 10.9 / 11.4, 8 zmm 12.1 / 12.7; AES-256
- * 9.6 / 10.0 against 10.7 / 11.3. Keys held in registers for the whole
- * call instead (4 zmm) spilled under gcc 12: AES-256 seal 6.1 GB/s.
+ * Batch: 8 zmm (32 blocks) per iteration, one reduction per 32 blocks.
+ * 4 zmm per batch (one reduction per 16) was slower: the per-batch work
+ * weighed twice as much (AES-128 seal 16 KiB 10.9 against 12.1 GB/s
+ * then). Keys held in registers for the whole call spilled under gcc 12
+ * (AES-256 seal 6.1 GB/s). The batch written out in inline assembly,
+ * each hash vector after its round, was 3% slower than what gcc makes
+ * of these intrinsics.
  *
- * Measured (Zen 4, 2 cores, TSC 2.596 GHz; aesir_gcm_seal / _open, 13
- * bytes of AAD, best of 21 runs, interleaved with OpenSSL 3.0 EVP in
- * the same process; a throwaway program linking build/libaesir.a), GB/s:
- *
- *   bytes      AES-128 seal  open   OpenSSL    AES-256 seal  open  OpenSSL
- *   64                 0.60  0.57    0.31              0.58  0.55    0.29
- *   576                3.95  3.81    1.89              3.52  3.59    1.82
- *   1420               6.00  5.82    2.87              5.34  5.34    2.69
- *   16384             12.09 11.97    4.70             10.67 10.57    4.39
- *   1048576           12.73 12.77    4.95             11.29 11.17    4.62
- *
- * Unfused (vaes-avx512 CTR, then ghash-vpclmul-avx2), AES-128: 8.1 GB/s
- * at 16 KiB, 8.3 at 1 MiB. Below 4 KiB gcm.c's per-message work
- * (E_K(J0), the AAD and length blocks each hashed and reduced alone, the
- * tag) dominates: an empty seal with 13 bytes of AAD takes 222 TSC
- * cycles, a 576-byte one 383.
+ * Measured: docs/engines/vaes.md ("GCM on vaes-avx512"). Unfused
+ * (vaes-avx512 CTR, then ghash-vpclmul-avx2), AES-128: 8.1 GB/s at
+ * 16 KiB, 8.3 at 1 MiB.
  */
 #include "internal.h"
 
@@ -166,28 +157,64 @@ struct g5_acc {
     vec lo, mid, hi;
 };
 
-/* d (byte-reversed blocks) times k (4 powers), lane by lane, into a;
- * first: a starts here. Karatsuba: three products per lane, the middle
- * one (d_lo ^ d_hi)(k_lo ^ k_hi), whose sum g5_finish corrects by the
- * sums of the other two. On Zen 4 a zmm vpclmulqdq issues every other
- * cycle, so the fourth product of the schoolbook form cost two cycles per
- * 4 blocks; the two shuffles and XORs that replace it go to other pipes. */
-ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, int first)
+/* The three products of d (4 byte-reversed blocks) and k (4 powers), lane
+ * by lane, unsummed. Karatsuba: the middle one is (d_lo ^ d_hi)(k_lo ^
+ * k_hi), whose sum g5_finish corrects by the sums of the other two; kh
+ * holds k_lo ^ k_hi, made once per key (the halves table beside the
+ * powers, x86_gcm.h GX_VP512_HALVES), so only the data's half costs a
+ * shuffle and an XOR here. On Zen 4 a zmm vpclmulqdq takes the same two
+ * FP pipes as a zmm vaesenc: the fourth product of the schoolbook form
+ * would cost a round's slot per 4 blocks, the shuffle and XOR that
+ * replace it can go to the other two pipes. */
+struct g5_prod {
+    vec lo, mid, hi;
+};
+
+ENGINE_INLINE struct g5_prod g5_prod(vec d, vec k, vec kh)
 {
-    vec lo = _mm512_clmulepi64_epi128(d, k, 0x00);
-    vec hi = _mm512_clmulepi64_epi128(d, k, 0x11);
-    vec md = _mm512_clmulepi64_epi128(
-        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)),
-        _mm512_xor_si512(k, _mm512_shuffle_epi32(k, _MM_PERM_BADC)), 0x00);
+    struct g5_prod p;
+    p.lo = _mm512_clmulepi64_epi128(d, k, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(d, k, 0x11);
+    p.mid = _mm512_clmulepi64_epi128(
+        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC)), kh, 0x00);
+    return p;
+}
+
+/* a += p (first: a = p). */
+ENGINE_INLINE void g5_add(struct g5_acc *a, const struct g5_prod *p, int first)
+{
     if (first) {
-        a->lo = lo;
-        a->hi = hi;
-        a->mid = md;
+        a->lo = p->lo;
+        a->hi = p->hi;
+        a->mid = p->mid;
     } else {
-        a->lo = _mm512_xor_si512(a->lo, lo);
-        a->hi = _mm512_xor_si512(a->hi, hi);
-        a->mid = _mm512_xor_si512(a->mid, md);
+        a->lo = _mm512_xor_si512(a->lo, p->lo);
+        a->hi = _mm512_xor_si512(a->hi, p->hi);
+        a->mid = _mm512_xor_si512(a->mid, p->mid);
     }
+}
+
+/* a += p + q, one three-way XOR per sum (first: a = p + q). */
+ENGINE_INLINE void g5_add2(struct g5_acc *a, const struct g5_prod *p,
+                           const struct g5_prod *q, int first)
+{
+    if (first) {
+        a->lo = _mm512_xor_si512(p->lo, q->lo);
+        a->hi = _mm512_xor_si512(p->hi, q->hi);
+        a->mid = _mm512_xor_si512(p->mid, q->mid);
+    } else {
+        a->lo = _mm512_ternarylogic_epi64(a->lo, p->lo, q->lo, 0x96);
+        a->hi = _mm512_ternarylogic_epi64(a->hi, p->hi, q->hi, 0x96);
+        a->mid = _mm512_ternarylogic_epi64(a->mid, p->mid, q->mid, 0x96);
+    }
+}
+
+/* d times the powers k with their halves kh, into a (first: a starts
+ * here). */
+ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, vec kh, int first)
+{
+    const struct g5_prod p = g5_prod(d, k, kh);
+    g5_add(a, &p, first);
 }
 
 /* The lane sum of v. */
@@ -200,14 +227,22 @@ ENGINE_INLINE __m128i g5_hsum(vec v)
 }
 
 /* The reduced sum: the next accumulator. The lanes are added first,
- * then the middle (Karatsuba's, less the low and high sums) folded in on
- * 128 bits. */
+ * then Karatsuba's middle corrected by the low and high sums; the middle
+ * is not folded into them (two shifts, two XORs): the reduction's two
+ * folds go through it instead (E. Biggers' order, aes-gcm-avx10-x86_64.S):
+ * the low sum's low qword times the reduction constant, with the low sum
+ * swapped, into the middle, then the middle's low qword the same way, with
+ * the middle swapped, into the high sum -- ghash_x86.h's gx_reduce with
+ * the middle's halves added where they land. 17 operations, not 22. */
 ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
 {
-    __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
+    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
+    const __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
     __m128i mid = _mm_ternarylogic_epi64(g5_hsum(a->mid), lo, hi, 0x96);
-    return gx_reduce(_mm_xor_si128(lo, _mm_slli_si128(mid, 8)),
-                     _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
+    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
+                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
+    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
+                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
 }
 
 /* What every kernel keeps. The round keys and hash-key powers are not
@@ -219,7 +254,10 @@ ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
  * laundered once per batch (g5_opaque) so that the loads are not
  * hoisted out of the loop again. */
 struct g5_state {
+    /* the round keys: 16 bytes each (broadcast as they are loaded), or
+     * with wide set already broadcast, 64 bytes each (g5_msg) */
     const uint8_t *rk, *hk;
+    int wide;
     vec c;       /* the next counters, little-endian: lanes +0..+3 */
     __m128i acc; /* GHASH accumulator, reflected */
 };
@@ -230,9 +268,13 @@ ENGINE_INLINE const uint8_t *g5_opaque(const uint8_t *p)
     return p;
 }
 
-/* Round key r, broadcast. */
+/* Round key r, broadcast. (vbroadcasti32x4 from memory takes a slot of
+ * the vector pipes on Zen 4, a plain load does not: the whole-message
+ * path broadcasts the keys once per message, 3% at 16 KiB.) */
 ENGINE_INLINE vec g5_key(const struct g5_state *s, unsigned r)
 {
+    if (s->wide)
+        return _mm512_load_si512((const void *)(s->rk + 64 * r));
     return g5_bcast(
         _mm_load_si128((const __m128i *)(const void *)(s->rk + 16 * r)));
 }
@@ -251,6 +293,7 @@ ENGINE_INLINE void g5_setup(struct g5_state *s, const uint8_t *rk,
 
     (void)nr;
     s->rk = rk;
+    s->wide = 0;
     s->hk = hk;
     /* the counter block as two 8-byte halves (internal.h, aesir_ctr_copy) */
     memcpy(&hi, ctr, 8);
@@ -281,16 +324,66 @@ ENGINE_INLINE void g5_done(const struct g5_state *s, uint8_t ctr[16],
  * the counters advance by 4 n. */
 ENGINE_INLINE void g5_ctr(struct g5_state *s, vec *x, unsigned n)
 {
-    const vec k0 = g5_key(s, 0);
+    /* each vector's counters from the previous one's (one constant, not
+     * one per vector: gcc kept eight increments live across the loop and
+     * spilled them) */
+    const vec k0 = g5_key(s, 0), four = _mm512_set4_epi32(0, 0, 0, 4);
+    vec c = s->c;
+    G5_UNROLL
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = _mm512_xor_si512(_mm512_shuffle_epi8(c, g5_rev()), k0);
+        c = _mm512_add_epi32(c, four);
+    }
+    s->c = c;
+}
+
+/*
+ * The same in one operation per vector, for the whole-message path (a
+ * 12-byte IV: the counter of data block n is n + 2, so a batch's counters
+ * depend on its position only). Batch k's first counter has low byte
+ * b = 2 + 32 m, m = k mod 8; for m < 7 none of its 32 counters carries
+ * out of that byte, so vector i's counter blocks differ from the first
+ * vector's in byte 15 of each lane only, by the XOR of (b + L) and
+ * (b + 4 i + L) (lane L): a constant of m and i (g5_dtab). So T, the
+ * first vector's counter blocks with round key 0 (one byte reversal and
+ * one XOR per batch), and one XOR with a table vector make each vector,
+ * where the byte reversal and the XOR of g5_ctr made three operations.
+ * Batches with m = 7 (their low byte wraps) take g5_ctr. The incremental
+ * kernels, whose counter may be secret (an IV of other length), never
+ * take this path; here the table row depends on the position only.
+ */
+#define G5_DB(m, i, L)                                                         \
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                               \
+        (uint8_t)((2 + 32 * (m) + (L)) ^ (2 + 32 * (m) + 4 * (i) + (L)))
+#define G5_DV(m, i)                                                            \
+    {                                                                          \
+        G5_DB(m, i, 0), G5_DB(m, i, 1), G5_DB(m, i, 2), G5_DB(m, i, 3)         \
+    }
+#define G5_DM(m)                                                               \
+    {                                                                          \
+        G5_DV(m, 0), G5_DV(m, 1), G5_DV(m, 2), G5_DV(m, 3), G5_DV(m, 4),       \
+            G5_DV(m, 5), G5_DV(m, 6), G5_DV(m, 7)                              \
+    }
+static const _Alignas(64) uint8_t g5_dtab[7][8][64] = {
+    G5_DM(0), G5_DM(1), G5_DM(2), G5_DM(3), G5_DM(4), G5_DM(5), G5_DM(6)};
+
+ENGINE_INLINE void g5_ctr_tab(struct g5_state *s, vec *x, unsigned n,
+                              unsigned m)
+{
+    const vec t =
+        _mm512_xor_si512(_mm512_shuffle_epi8(s->c, g5_rev()), g5_key(s, 0));
     G5_UNROLL
     for (unsigned i = 0; i < n; i++)
-        x[i] = _mm512_xor_si512(
-            _mm512_shuffle_epi8(
-                _mm512_add_epi32(s->c,
-                                 _mm512_set4_epi32(0, 0, 0, (int)(4 * i))),
-                g5_rev()),
-            k0);
+        x[i] = i == 0 ? t
+                      : _mm512_xor_si512(
+                            t, _mm512_load_si512((const void *)g5_dtab[m][i]));
     s->c = _mm512_add_epi32(s->c, _mm512_set4_epi32(0, 0, 0, (int)(4 * n)));
+}
+
+/* The g5_dtab row of batch k of a whole message, or -1 (g5_ctr). */
+ENGINE_INLINE int g5_row(size_t k)
+{
+    return (k & 7) == 7 ? -1 : (int)(k & 7);
 }
 
 ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
@@ -302,17 +395,71 @@ ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
         x[i] = _mm512_aesenc_epi128(x[i], k);
 }
 
+/* Hash vector j (j = 0 .. G5_V - 1 in the order they are multiplied) is
+ * data vector (j + 1) mod G5_V: vector 0, which takes the accumulator,
+ * comes last, so the other products do not wait for the previous
+ * batch's reduction. */
+#define G5_HV(j) (((j) + 1) % G5_V)
+
+/* Data vector v of the batch at h, byte-reversed, with the accumulator
+ * added when v = 0. */
+ENGINE_INLINE vec g5_hdata(const struct g5_state *s, const uint8_t *h,
+                           unsigned v)
+{
+    vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * v), g5_rev());
+    if (v == 0)
+        d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+    return d;
+}
+
+/*
+ * The products of hash vectors j and j + 1 (j even) of the batch at h,
+ * added into a (j = 0: a starts here). Their Karatsuba halves are made
+ * together: the low qwords of both in one vector, the high ones in
+ * another, one XOR (three operations for two vectors, not four); the
+ * middle products then take qword 0 and qword 1 of that sum.
+ */
+ENGINE_INLINE void g5_hpair(struct g5_acc *a, const struct g5_state *s,
+                            const uint8_t *h, const uint8_t *kt, unsigned j)
+{
+    const unsigned v = G5_HV(j), w = G5_HV(j + 1);
+    const vec dv = g5_hdata(s, h, v), dw = g5_hdata(s, h, w);
+    const vec kv = g5_loadu(kt + 64 * v), kw = g5_loadu(kt + 64 * w);
+    const vec m = _mm512_xor_si512(_mm512_unpacklo_epi64(dv, dw),
+                                   _mm512_unpackhi_epi64(dv, dw));
+    struct g5_prod p, q;
+
+    p.lo = _mm512_clmulepi64_epi128(dv, kv, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(dv, kv, 0x11);
+    p.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * v),
+                                     0x00);
+    q.lo = _mm512_clmulepi64_epi128(dw, kw, 0x00);
+    q.hi = _mm512_clmulepi64_epi128(dw, kw, 0x11);
+    q.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * w),
+                                     0x01);
+    g5_add2(a, &p, &q, j == 0);
+}
+
+#if G5_V % 2 != 0
+#error "G5_V: the products are summed in pairs"
+#endif
+
 /*
  * One batch of G5_V vectors: counters through the rounds, the last
  * round XORed with in; hash (a constant) says whether the batch at h is
  * hashed in the same iteration (decryption: h == in; encryption: the
- * previous batch's ciphertext) with the powers K_(4 G5_V) .. K_1. The
- * products of hash vector j follow round j + 1 and the reduction the
- * last of them, in source order only: the core's scheduler does the
- * real interleaving.
+ * previous batch's ciphertext) with the powers K_(4 G5_V) .. K_1.
+ *
+ * The hash vectors are spread evenly over the nr - 1 middle rounds
+ * (vector j after round 1 + j (nr - 1) / G5_V), so that in the core's
+ * window of some hundred vector operations each round's vaesencs come
+ * with their share of products, and the products are summed in pairs
+ * (one three-way XOR per sum and pair). The reduction follows the last
+ * round: the next batch needs it only for its last product.
  */
 ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
-                            const uint8_t *in, const uint8_t *h, const int hash)
+                            const uint8_t *in, const uint8_t *h, const int hash,
+                            const int row)
 {
     const uint8_t *kt;
     vec x[G5_V];
@@ -320,49 +467,40 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
 
     s->rk = g5_opaque(s->rk);
     kt = g5_opaque(s->hk + 16 * (32 - G5_B));
-    g5_ctr(s, x, G5_V);
+    if (row >= 0)
+        g5_ctr_tab(s, x, G5_V, (unsigned)row);
+    else
+        g5_ctr(s, x, G5_V);
     G5_UNROLL
     for (unsigned r = 1; r < nr; r++) {
         g5_round(s, x, G5_V, r);
-        /* hash vector j after round j + 1 (nr - 1 >= 9 >= G5_V) */
-        if (hash && r - 1 < G5_V) {
-            /* vector 0, which takes the accumulator, last (as in
-             * g5_hash_batch) */
-            const unsigned j = r % G5_V;
-            vec d = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
-            if (j == 0)
-                d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-            g5_mul(&a, d, g5_loadu(kt + 64 * j), r == 1);
+        if (hash) {
+            G5_UNROLL
+            for (unsigned j = 0; j < G5_V; j += 2)
+                if (1 + j * (nr - 1) / G5_V == r)
+                    g5_hpair(&a, s, h, kt, j);
         }
     }
-    if (hash)
-        s->acc = g5_finish(&a);
     G5_UNROLL
     for (unsigned i = 0; i < G5_V; i++)
         x[i] = _mm512_aesenclast_epi128(
             x[i], _mm512_xor_si512(g5_key(s, nr), g5_loadu(in + 64 * i)));
+    if (hash)
+        s->acc = g5_finish(&a);
     G5_UNROLL
     for (unsigned i = 0; i < G5_V; i++)
         g5_storeu(out + 64 * i, x[i]);
 }
 
-/* The hash of a whole batch alone (encryption: the last one). */
+/* The hash of a whole batch alone (encryption: the last one; the
+ * additional data). */
 ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
 {
     const uint8_t *kt = s->hk + 16 * (32 - G5_B);
     struct g5_acc a;
-    /* vector 0, which takes the accumulator, last: the products of the
-     * others do not wait for the previous batch's reduction, and the
-     * chain from one accumulator to the next is one product, three XORs
-     * and the reduction */
     G5_UNROLL
-    for (unsigned i = 1; i <= G5_V; i++) {
-        const unsigned j = i % G5_V;
-        vec p = _mm512_shuffle_epi8(g5_loadu(h + 64 * j), g5_rev());
-        if (j == 0)
-            p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, p, g5_loadu(kt + 64 * j), i == 1);
-    }
+    for (unsigned j = 0; j < G5_V; j += 2)
+        g5_hpair(&a, s, h, kt, j);
     s->acc = g5_finish(&a);
 }
 
@@ -419,9 +557,9 @@ ENGINE_INLINE void g5_tail_pass(struct g5_state *s, const unsigned nr,
             g5_rev());
         if (j == 0)
             p = _mm512_xor_si512(p, _mm512_zextsi128_si512(s->acc));
-        g5_mul(a, p,
-               _mm512_maskz_loadu_epi8(j == n - 1 ? mk : ~(__mmask64)0,
-                                       kt + 64 * j),
+        const __mmask64 km = j == n - 1 ? mk : ~(__mmask64)0;
+        g5_mul(a, p, _mm512_maskz_loadu_epi8(km, kt + 64 * j),
+               _mm512_maskz_loadu_epi8(km, kt + GX_VP512_HALVES + 64 * j),
                j == 0);
     }
 }
@@ -465,15 +603,15 @@ ENGINE_INLINE size_t g5_gcm(const uint8_t *rk, const unsigned nr,
     g5_setup(&s, rk, nr, hk, ctr, y);
     if (dec) {
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, in, 1);
+            g5_batch(&s, nr, out, in, in, 1, -1);
             in += 16 * G5_B, out += 16 * G5_B;
         }
     } else if (left >= G5_B) {
-        g5_batch(&s, nr, out, in, NULL, 0);
+        g5_batch(&s, nr, out, in, NULL, 0, -1);
         prev = out;
         in += 16 * G5_B, out += 16 * G5_B, left -= G5_B;
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, prev, 1);
+            g5_batch(&s, nr, out, in, prev, 1, -1);
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B;
         }
@@ -596,8 +734,9 @@ ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
             g5_rev());
         if (j == 0)
             d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
-        g5_mul(&a, d, _mm512_maskz_loadu_epi8(g5_mask(rb - 4 * j), kt + 64 * j),
-               0);
+        const __mmask64 km = g5_mask(rb - 4 * j);
+        g5_mul(&a, d, _mm512_maskz_loadu_epi8(km, kt + 64 * j),
+               _mm512_maskz_loadu_epi8(km, kt + GX_VP512_HALVES + 64 * j), 0);
     }
     if (fold)
         g5_mul_k1(&a, len_blk, s->hk);
@@ -658,15 +797,73 @@ ENGINE_INLINE __m128i g5_ekj0(const uint8_t *rk, const unsigned nr, __m128i j0)
         e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * nr)));
 }
 
+/* The data (len > 0 bytes) and the length block; wide (a constant): the
+ * round keys broadcast into kw first (and wiped after), for long
+ * messages (G5_WIDE_MIN). */
+ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
+                           const unsigned nr, uint8_t *out, const uint8_t *in,
+                           size_t len, __m128i len_blk, uint8_t *kw,
+                           const int dec, const int wide)
+{
+    const uint8_t *prev = NULL;
+    size_t k = 0; /* the batch's number */
+
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512(
+                (void *)(kw + 64 * r),
+                g5_bcast(_mm_load_si128(
+                    (const __m128i *)(const void *)(rk + 16 * r))));
+        s->rk = kw;
+    }
+    s->wide = wide;
+    if (dec) {
+        for (; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, in, 1, g5_row(k));
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    } else if (len >= 16 * G5_B) {
+        g5_batch(s, nr, out, in, NULL, 0, g5_row(0));
+        prev = out;
+        in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
+        for (k = 1; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, prev, 1, g5_row(k));
+            prev = out;
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    }
+    if (len == 0) {
+        if (prev != NULL)
+            g5_hash_batch(s, prev);
+        g5_hash_one(s, len_blk);
+    } else {
+#define LAST(n)                                                                \
+    g5_last(s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
+        G5_TAILS((len + 63) / 64, LAST)
+#undef LAST
+    }
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512((void *)(kw + 64 * r), _mm512_setzero_si512());
+    }
+}
+
+/* Messages from this length on take the broadcast round keys: below it
+ * broadcasting them and wiping the copy cost more than the loads saved
+ * (AES-256 seal 2 KiB: 540 -> 580 TSC cycles; 16 KiB: AES-128 2940 ->
+ * 2860, 1 MiB 186k -> 179k). */
+#define G5_WIDE_MIN 8192
+
 /* The whole message for a constant nr. */
 ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
                           const uint8_t *hk, const uint8_t iv[12],
                           const uint8_t *aad, size_t aad_len, uint8_t *out,
                           const uint8_t *in, size_t len, uint8_t tag[16],
-                          const int dec)
+                          uint8_t *kw, const int dec)
 {
     struct g5_state s;
-    const uint8_t *prev = NULL;
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
     uint64_t w0;
@@ -681,6 +878,7 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
                        (int)(uint32_t)w0);
     ekj0 = g5_ekj0(rk, nr, j0);
     s.rk = rk;
+    s.wide = 0;
     s.hk = hk;
     /* the data's counters J0 + 1 .. J0 + 4, little-endian per lane */
     s.c = _mm512_add_epi32(
@@ -691,33 +889,10 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
         g5_hash_aad(&s, aad, aad_len, len == 0, len_blk);
     else if (len == 0)
         g5_hash_one(&s, len_blk);
-    if (len != 0) {
-        if (dec) {
-            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
-                g5_batch(&s, nr, out, in, in, 1);
-                in += 16 * G5_B, out += 16 * G5_B;
-            }
-        } else if (len >= 16 * G5_B) {
-            g5_batch(&s, nr, out, in, NULL, 0);
-            prev = out;
-            in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
-            for (; len >= 16 * G5_B; len -= 16 * G5_B) {
-                g5_batch(&s, nr, out, in, prev, 1);
-                prev = out;
-                in += 16 * G5_B, out += 16 * G5_B;
-            }
-        }
-        if (len == 0) {
-            if (prev != NULL)
-                g5_hash_batch(&s, prev);
-            g5_hash_one(&s, len_blk);
-        } else {
-#define LAST(n)                                                                \
-    g5_last(&s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
-            G5_TAILS((len + 63) / 64, LAST)
-#undef LAST
-        }
-    }
+    if (len >= G5_WIDE_MIN)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 1);
+    else if (len != 0)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 0);
     _mm_storeu_si128(
         (__m128i *)(void *)tag,
         _mm_xor_si128(_mm_shuffle_epi8(s.acc, gx_rev_mask()), ekj0));
@@ -727,9 +902,9 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
     __attribute__((noinline)) ENGINE_FN void name(                             \
         const uint8_t *rk, const uint8_t *hk, const uint8_t iv[12],            \
         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
-        size_t len, uint8_t tag[16])                                           \
+        size_t len, uint8_t tag[16], uint8_t *kw)                              \
     {                                                                          \
-        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, dec);          \
+        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, kw, dec);      \
     }
 G5M_FN(g5_msg_enc10, 10, 0)
 G5M_FN(g5_msg_enc12, 12, 0)
@@ -738,14 +913,15 @@ G5M_FN(g5_msg_dec10, 10, 1)
 G5M_FN(g5_msg_dec12, 12, 1)
 G5M_FN(g5_msg_dec14, 14, 1)
 
-/* gcc 12 gives the whole-message kernels a frame of some 950 bytes (840
- * of spill slots, 64-byte alignment, saved registers) and clang 14 one
- * of up to 1288 (-fstack-usage, g5_msg_enc14): nine zmm of the batches
- * and tails, round keys and E_K(J0) among them. The wipe covers the
- * larger plus 256, rounded to 64 (stack_wipe.h's rule; test_residue
- * found round keys past 1024 in the clang build). Each 512 bytes cost
- * some 10 TSC cycles per message (measured at 512 and 576 bytes). */
-#define G5M_STACK 1600
+/* The whole-message kernels' frames (-fstack-usage): gcc 12 136..200
+ * bytes, clang 14 152..216 (saved registers, a few spill slots). They
+ * were 950 and 1288 before the bulk batch needed fewer registers (nine
+ * zmm spilled, round keys and E_K(J0) among them) and the wipe 1600
+ * bytes. The wipe covers the larger plus 256, rounded to 64 (stack_wipe.h's
+ * rule; test_residue checks it for both compilers); each 512 bytes cost
+ * some 10 TSC cycles per message. The broadcast round keys (kw, in this
+ * function's own frame, above the kernels') are wiped by the kernels. */
+#define G5M_STACK 512
 
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,
@@ -753,21 +929,25 @@ int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               size_t len, uint8_t tag[16], int decrypt)
 {
     const uint8_t *k = ENGINE_RK(rk), *h = (const uint8_t *)hk;
+    /* the round keys broadcast (g5_key), here so that the kernels' frames
+     * stay where the stack wipe's bound says; the kernels wipe it */
+    _Alignas(64) uint8_t kw[64 * 15];
     if (decrypt) {
         if (nr == 10)
-            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else if (nr == 12)
-            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else
-            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
     } else {
         if (nr == 10)
-            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else if (nr == 12)
-            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
         else
-            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag);
+            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
     }
+    __asm__ volatile("" : : "r"(kw) : "memory");
     aesir_wipe_stack(G5M_STACK);
     return 0;
 }

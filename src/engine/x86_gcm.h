@@ -15,6 +15,14 @@
 
 #include "internal.h"
 
+/* ghash-vpclmul-avx512's GHASH key area (ghash_vpclmul_avx512.c), which
+ * the vaes-avx512 kernels read: the 32 powers K_32 .. K_1 (K_j = H^j x^-1,
+ * reflected; ghash_x86.h) at hk + 0 and, from this offset on, the
+ * Karatsuba half of each, K_lo ^ K_hi in both 64-bit halves, in the same
+ * order: hk + GX_VP512_HALVES + off holds the halves of the powers at
+ * hk + off. Written by the GHASH key setup (not POLYVAL's). */
+#define GX_VP512_HALVES 512
+
 size_t aesir_aesni_gcm_enc(const void *rk, unsigned nr, const void *hk,
                            uint8_t ctr[16], uint8_t y[16], uint8_t *out,
                            const uint8_t *in, size_t len);
