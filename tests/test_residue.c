@@ -1139,7 +1139,11 @@ static void test_many(void)
     static const size_t many[MB_JOBS] = {16,  32, 48,  64,  80,  96,
                                          112, 0,  128, 144, 160, 176,
                                          192, 16, 592, 64,  256};
+    /* one job: the engines' single-message path (CCM's AAD MAC takes it;
+     * clang once left AES-256's K14 in the red zone there) */
+    static const size_t one[] = {160};
     for (int mac = 0; mac < 2; mac++) {
+        many_case(mac, one, 1);
         many_case(mac, three, 3);
         many_case(mac, many, MB_JOBS);
     }
