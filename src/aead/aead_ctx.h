@@ -151,22 +151,29 @@ static inline int aead_verdict(const uint8_t *t, const uint8_t *tag, size_t n)
     return bad == 0 ? AESIR_OK : AESIR_E_AUTH;
 }
 
-/* The same for 16-byte tags, as two 8-byte words: aesir_ct_compare
- * reads bytes through volatile pointers, 16 loads of a tag a kernel has
- * just stored as one vector: some 20 TSC cycles of a 91-cycle 64-byte
- * GCM open (perf, Zen 4). */
-static inline int aead_verdict16(const uint8_t t[16], const uint8_t tag[16])
+/* The same for tags of n bytes, n a multiple of 8 (16 or 32), compared
+ * as 8-byte words without a branch or an index on their bytes:
+ * aesir_ct_compare reads bytes through volatile pointers, 16 loads of a
+ * tag a kernel has just stored as one vector: some 20 TSC cycles of a
+ * 91-cycle 64-byte GCM open, 35 of a 576-byte AEGIS-128L open (Zen 4). */
+static inline int aead_verdict_words(const uint8_t *t, const uint8_t *tag,
+                                     size_t n)
 {
-    uint64_t a0, a1, b0, b1, d;
+    uint64_t a, b, d = 0;
     int bad;
-    memcpy(&a0, t, 8);
-    memcpy(&a1, t + 8, 8);
-    memcpy(&b0, tag, 8);
-    memcpy(&b1, tag + 8, 8);
-    d = (a0 ^ b0) | (a1 ^ b1);
+    for (size_t i = 0; i < n; i += 8) {
+        memcpy(&a, t + i, 8);
+        memcpy(&b, tag + i, 8);
+        d |= a ^ b;
+    }
     bad = (int)((d | (0 - d)) >> 63);
     CT_PUBLIC(&bad, sizeof(bad));
     return bad == 0 ? AESIR_OK : AESIR_E_AUTH;
+}
+
+static inline int aead_verdict16(const uint8_t t[16], const uint8_t tag[16])
+{
+    return aead_verdict_words(t, tag, 16);
 }
 
 /* A one-shot open's result: on failure the len bytes written to out are
