@@ -182,15 +182,15 @@ ENGINE_INLINE size_t g5_gcm(const uint8_t *rk, const unsigned nr,
     g5_setup(&s, rk, nr, hk, ctr, y);
     if (dec) {
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, in, 1, NULL);
+            g5_batch(&s, nr, out, in, in, 1, -1);
             in += 16 * G5_B, out += 16 * G5_B;
         }
     } else if (left >= G5_B) {
-        g5_batch(&s, nr, out, in, NULL, 0, NULL);
+        g5_batch(&s, nr, out, in, NULL, 0, -1);
         prev = out;
         in += 16 * G5_B, out += 16 * G5_B, left -= G5_B;
         for (; left >= G5_B; left -= G5_B) {
-            g5_batch(&s, nr, out, in, prev, 1, NULL);
+            g5_batch(&s, nr, out, in, prev, 1, -1);
             prev = out;
             in += 16 * G5_B, out += 16 * G5_B;
         }

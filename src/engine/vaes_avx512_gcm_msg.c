@@ -15,7 +15,8 @@
  * J0 + 1, and at most 2^32 - 2 blocks follow (SP 800-38D's limit, checked
  * by gcm.c), so the low word never wraps; vpaddd on it is inc32 anyway.
  * The counters of a batch depend on its position only, so most batches
- * make theirs with one XOR per vector from a table (g5_dtab, below).
+ * make theirs with one XOR per vector from a table (g5_dtab,
+ * vaes_avx512_gcm_batch.h; g5_row below says which).
  *
  * The last part of the data (r = 1 .. 511 bytes, ceil(r / 64) vectors, the
  * last one loaded and stored with a byte mask) and the length block are
@@ -44,39 +45,10 @@
 #include "x86_gcm.h"
 #include "vaes_avx512_gcm_batch.h"
 
-/*
- * The counter table (g5_ctr_tab, vaes_avx512_gcm_batch.h). The counter of
- * data block n is n + 2, so batch k's first counter has low byte
- * b = 2 + 32 m, m = k mod 8; for m < 7 none of its 32 counters carries
- * out of that byte, so vector i's counter blocks differ from the first
- * vector's in byte 15 of each lane only, by the XOR of (b + L) and
- * (b + 4 i + L) (lane L): a constant of m and i, g5_dtab[m][i]. So T, the
- * first vector's counter blocks with round key 0 (one byte reversal and
- * one XOR per batch), and one XOR with a table vector make each vector,
- * where the byte reversal and the XOR of g5_ctr made three operations.
- * Batches with m = 7 (their low byte wraps) take g5_ctr. The incremental
- * kernels, whose counter may be secret (an IV of other length), never
- * take this path; here the table row depends on the position only.
- */
-#define G5_DB(m, i, L)                                                         \
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                               \
-        (uint8_t)((2 + 32 * (m) + (L)) ^ (2 + 32 * (m) + 4 * (i) + (L)))
-#define G5_DV(m, i)                                                            \
-    {                                                                          \
-        G5_DB(m, i, 0), G5_DB(m, i, 1), G5_DB(m, i, 2), G5_DB(m, i, 3)         \
-    }
-#define G5_DM(m)                                                               \
-    {                                                                          \
-        G5_DV(m, 0), G5_DV(m, 1), G5_DV(m, 2), G5_DV(m, 3), G5_DV(m, 4),       \
-            G5_DV(m, 5), G5_DV(m, 6), G5_DV(m, 7)                              \
-    }
-static const _Alignas(64) uint8_t g5_dtab[7][8][64] = {
-    G5_DM(0), G5_DM(1), G5_DM(2), G5_DM(3), G5_DM(4), G5_DM(5), G5_DM(6)};
-
-/* The g5_dtab row of batch k of a whole message, or NULL (g5_ctr). */
-ENGINE_INLINE const uint8_t *g5_row(size_t k)
+/* The g5_dtab row of batch k of a whole message, or -1 (g5_ctr). */
+ENGINE_INLINE int g5_row(size_t k)
 {
-    return (k & 7) == 7 ? NULL : g5_dtab[k & 7][0];
+    return (k & 7) == 7 ? -1 : (int)(k & 7);
 }
 
 /* The byte mask of the first n (0..64) bytes of a vector. */
