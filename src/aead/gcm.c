@@ -55,15 +55,65 @@ void aesir_gcm_clear(aesir_gcm_key *key)
         aesir_wipe((void *)key, sizeof(aesir_gcm_key));
 }
 
+/*
+ * The GHASH engine of a key whose caller named none, per AES engine
+ * (registry index): 1 + the index aesir_ghash_index_with gives for the
+ * engine's fused partner, bit 7 set when that is the partner (the fused
+ * kernels apply); 0 until the first such key. It is a function of the
+ * AES engine within a process (the CPU probe and AESIR_GHASH_ENGINE are
+ * read once), and finding the partner by name cost some 45 of a key
+ * setup's 185 TSC cycles (vaes-avx512, Zen 4). One atomic byte per slot:
+ * threads that race write the same value.
+ */
+static _Atomic unsigned char gcm_partner[AESIR_NENGINES];
+#define GCM_PARTNER_FUSED 0x80u
+
+/* The default GHASH engine's index for a key of AES engine ae, set up by
+ * the name aes_engine (NULL: the default); *fused: whether the engine is
+ * ae's fused partner. */
+static int default_ghash(const struct aesir_engine *ae, const char *aes_engine,
+                         int *fused)
+{
+    const int ai = aesir_engine_index_fast(aes_engine);
+    unsigned m =
+        ai >= 0 ? atomic_load_explicit(&gcm_partner[ai], memory_order_relaxed)
+                : 0;
+    int gi;
+
+    if (m != 0) {
+        *fused = (m & GCM_PARTNER_FUSED) != 0;
+        return (int)(m & ~GCM_PARTNER_FUSED) - 1;
+    }
+    gi = aesir_ghash_index_with(ae->gcm_ghash);
+    *fused = ae->gcm_ghash != NULL && gi >= 0 &&
+             strcmp(ae->gcm_ghash, aesir_ghash_engine_name_at((size_t)gi)) == 0;
+    /* ai is the engine the key was made with (aesir_aes_init_ex looks the
+     * same name up the same way, and a default, once chosen, stays) */
+    if (ai >= 0 && gi >= 0 && gi < 0x7f)
+        atomic_store_explicit(&gcm_partner[ai],
+                              (unsigned char)((unsigned)(gi + 1) |
+                                              (*fused ? GCM_PARTNER_FUSED : 0)),
+                              memory_order_relaxed);
+    return gi;
+}
+
+/*
+ * Key setup speed matters (a key per connection or per file chunk), so
+ * each step is done once: the GHASH engine looked up once (by name when
+ * one is given, else through gcm_partner after the AES key), its
+ * self-test state read once, H made on the stack and wiped with one
+ * store.
+ */
 int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
                       const char *aes_engine, const char *ghash_engine,
                       unsigned options)
 {
     struct gcm_key_state *st;
-    const struct aesir_ghash_engine *gh;
-    uint8_t h[16] = {0};
+    const struct aesir_ghash_engine *gh = NULL;
+    const struct aesir_engine *ae;
+    _Alignas(16) uint8_t h[16];
     size_t from, to;
-    int gi, err;
+    int gi = -1, err, fused;
 
     if (key == NULL || (uintptr_t)key % AESIR_CTX_ALIGN != 0)
         return AESIR_E_ARGUMENT; /* nothing written to a misaligned key */
@@ -76,16 +126,21 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
      * first); without a name the AES engine's fused partner is preferred:
      * aesni with ghash-clmul in one pass beats aesni beside a wider
      * multiplier in two */
-    gi = aesir_ghash_index(ghash_engine);
-    if (ghash_engine != NULL && (gh = aesir_ghash_checked(gi, &err)) == NULL)
-        goto fail;
+    if (ghash_engine != NULL) {
+        gi = aesir_ghash_index(ghash_engine);
+        if ((gh = aesir_ghash_checked(gi, &err)) == NULL)
+            goto fail;
+    }
     if ((err = aesir_aes_init_ex(&st->aes, k, key_len, aes_engine,
                                  AESIR_ENCRYPT)) != AESIR_OK)
         goto fail;
-    if (ghash_engine == NULL) {
-        gi = aesir_ghash_index_with(aes_of(st)->engine->gcm_ghash);
+    ae = aes_of(st)->engine;
+    if (gh == NULL) {
+        gi = default_ghash(ae, aes_engine, &fused);
         if ((gh = aesir_ghash_checked(gi, &err)) == NULL)
             goto fail;
+    } else {
+        fused = ae->gcm_ghash != NULL && strcmp(ae->gcm_ghash, gh->name) == 0;
     }
     /* An earlier key's tables must not stay behind a smaller layout: the
      * bytes past what gh writes, up to what any GHASH engine used in this
@@ -94,18 +149,14 @@ int aesir_gcm_init_ex(aesir_gcm_key *key, const uint8_t *k, size_t key_len,
     aesir_ghash_key_span(gi, &from, &to);
     if (from < to)
         memset(st->hk + from, 0, to - from);
-    aes_of(st)->engine->encrypt(aes_of(st)->rk_enc, aes_of(st)->nr, h, h, 1);
+    memset(h, 0, sizeof(h));
+    ae->encrypt(aes_of(st)->rk_enc, aes_of(st)->nr, h, h, 1);
     gh->init(st->hk, h);
     aesir_wipe(h, sizeof(h));
     st->gh = gh;
-    st->fused_enc = st->fused_dec = NULL;
-    st->fused_short = NULL;
-    if (aes_of(st)->engine->gcm_ghash != NULL &&
-        strcmp(aes_of(st)->engine->gcm_ghash, gh->name) == 0) {
-        st->fused_enc = aes_of(st)->engine->gcm_enc;
-        st->fused_dec = aes_of(st)->engine->gcm_dec;
-        st->fused_short = aes_of(st)->engine->gcm_short;
-    }
+    st->fused_enc = fused ? ae->gcm_enc : NULL;
+    st->fused_dec = fused ? ae->gcm_dec : NULL;
+    st->fused_short = fused ? ae->gcm_short : NULL;
     st->options = options;
     st->magic = GCM_KEY_MAGIC;
     return AESIR_OK;

@@ -5,7 +5,8 @@
  *   aesni_gcm.c              aesni on xmm, partner ghash-clmul
  *   vaes_avx2_gcm.c          vaes-avx2 on ymm, partner ghash-vpclmul-avx2
  *   vaes_avx512_gcm.c,       vaes-avx512 on zmm, partner
- *   vaes_avx512_gcm_short.c  ghash-vpclmul-avx512 (bulk and whole messages)
+ *   vaes_avx512_gcm_msg.c,   ghash-vpclmul-avx512 (bulk; whole messages;
+ *   vaes_avx512_gcm_short.c  short whole messages)
  *
  * The engine files put them in their struct aesir_engine with the
  * partner's name; gcm.c calls them only with that GHASH engine's key.
@@ -56,7 +57,7 @@ int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr, const void *hk,
                                 const uint8_t iv[12], const uint8_t *aad,
                                 size_t aad_len, uint8_t *out, const uint8_t *in,
                                 size_t len, uint8_t tag[16], int decrypt);
-/* The same for every length (vaes_avx512_gcm.c): the short path hands
+/* The same for every length (vaes_avx512_gcm_msg.c): the short path hands
  * it what is past its reach. */
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,

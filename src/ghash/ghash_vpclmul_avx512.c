@@ -147,78 +147,177 @@ ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
     gx_store(y, acc, swap);
 }
 
-/* Lane-wise a * b, reduced (gx_mul on four lanes). */
-ENGINE_INLINE __m512i vp512_mul(__m512i a, __m512i b)
+/*
+ * Key setup. It is one dependent chain (AES schedule, E_K(0), K_1, the
+ * powers) and, for the powers, some 50 carry-less products, which on
+ * Zen 4 issue at one zmm VPCLMULQDQ per two cycles: both the chain and
+ * the count of zmm products set its time. So:
+ *
+ *  - K_2, K_4, K_8, K_16 are squarings on xmm (two products and the
+ *    reduction's two: a^2's cross terms are equal and cancel), one after
+ *    the other, and K_3 = K_2 K_1; each zmm step's multiplier is the
+ *    broadcast of one of them, made beside the zmm products:
+ *
+ *      g0 = [K4 K3 K2 K1]  (inserted)
+ *      g1 = g0 K4,  g2, g3 = g0 K8, g1 K8,  g4 .. g7 = g0 .. g3 K16
+ *
+ *    (g_j = [K_(4j+4) .. K_(4j+1)], lane 0 first).
+ *  - The zmm products are Karatsuba's, 3 VPCLMULQDQ and the reduction's
+ *    2, not 4 + 2: each multiplicand's half (K_lo ^ K_hi) is what the
+ *    fused kernels' table stores anyway (GX_VP512_HALVES), and each
+ *    multiplier's is made once.
+ *  - The reduction is that of the fused kernels (g5_finish,
+ *    src/engine/vaes_avx512_gcm_batch.h): the low product's fold goes
+ *    through the middle sum and the middle's into the high one (E.
+ *    Biggers, aes-gcm-avx10-x86_64.S), so no shift of the middle sum
+ *    precedes the folds.
+ *
+ * 35 zmm and 22 xmm carry-less products per key, where the doubling
+ * from an inserted [K4..K1] by broadcasts of lane 0 took 42 and 18 (and
+ * a reload of the stored powers for their halves). Measured:
+ * docs/engines/ghash.md, "Key setup of ghash-vpclmul-avx512".
+ */
+
+/* [hi : mid : lo] (mid: the sum of the cross products) reduced. */
+ENGINE_INLINE __m128i vp512_reduce1(__m128i lo, __m128i mid, __m128i hi)
 {
-    const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000u);
-    __m512i lo = _mm512_clmulepi64_epi128(a, b, 0x00);
-    __m512i hi = _mm512_clmulepi64_epi128(a, b, 0x11);
-    __m512i mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
-                                   _mm512_clmulepi64_epi128(a, b, 0x10));
-    __m512i t;
-    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
-    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
-    t = _mm512_clmulepi64_epi128(lo, c, 0x00);
-    lo = _mm512_xor_si512(_mm512_shuffle_epi32(lo, 0x4e), t);
-    t = _mm512_clmulepi64_epi128(lo, c, 0x00);
-    lo = _mm512_xor_si512(_mm512_shuffle_epi32(lo, 0x4e), t);
-    return _mm512_xor_si512(hi, lo);
+    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
+    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
+                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
+    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
+                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
 }
 
-/*
- * The 32 powers, highest first, four at a time: K_1 .. K_4 by xmm
- * products; then groups by doubling, lane by lane: [K8..K5] = [K4..K1]
- * K4, the next two groups times K8, the next four times K16. Three
- * dependent zmm products instead of 31 dependent xmm ones: GCM key setup
- * (AES-128 schedule, H, the powers) went from 553 to about 230 TSC
- * cycles on Zen 4 (docs/engines/ghash.md).
- */
-ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap)
+/* The same on four lanes. */
+ENGINE_INLINE __m512i vp512_reduce(__m512i lo, __m512i mid, __m512i hi)
 {
-    __m128i k1, k2, k3, k4;
-    __m512i g[8], m;
+    const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000u);
+    mid = vp512_xor3(mid, _mm512_shuffle_epi32(lo, _MM_PERM_BADC),
+                     _mm512_clmulepi64_epi128(lo, c, 0x00));
+    return vp512_xor3(hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC),
+                      _mm512_clmulepi64_epi128(mid, c, 0x00));
+}
 
-    if (swap) {
-        uint64_t w[2];
-        aesir_ghash_key_xinv(w, h);
-        k1 = _mm_set_epi64x((long long)w[0], (long long)w[1]);
-    } else {
-        k1 = _mm_loadu_si128((const __m128i *)h);
+/* a^2, reduced: the cross products are equal, their sum is zero. */
+ENGINE_INLINE __m128i vp512_sqr1(__m128i a)
+{
+    return vp512_reduce1(_mm_clmulepi64_si128(a, a, 0x00), _mm_setzero_si128(),
+                         _mm_clmulepi64_si128(a, a, 0x11));
+}
+
+/* a * b, reduced. */
+ENGINE_INLINE __m128i vp512_mul1(__m128i a, __m128i b)
+{
+    return vp512_reduce1(_mm_clmulepi64_si128(a, b, 0x00),
+                         _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                                       _mm_clmulepi64_si128(a, b, 0x10)),
+                         _mm_clmulepi64_si128(a, b, 0x11));
+}
+
+/* The Karatsuba half of each lane: x_lo ^ x_hi in both qwords. */
+ENGINE_INLINE __m512i vp512_half(__m512i x)
+{
+    return _mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC));
+}
+
+/* a * b lane by lane, reduced, with ah and bh their halves (Karatsuba:
+ * the cross sum is (a_lo ^ a_hi)(b_lo ^ b_hi) + lo + hi). */
+ENGINE_INLINE __m512i vp512_kmul(__m512i a, __m512i ah, __m512i b, __m512i bh)
+{
+    const __m512i lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+    const __m512i hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+    return vp512_reduce(
+        lo, vp512_xor3(_mm512_clmulepi64_epi128(ah, bh, 0x00), lo, hi), hi);
+}
+
+/* K_1: GHASH's H x^-1 (ghash.h, aesir_ghash_key_xinv, here in a vector
+ * register: the block byte-reversed, shifted left by one across 128
+ * bits, and the bit shifted out added back as 0xc2..01), or POLYVAL's H
+ * as it is. */
+ENGINE_INLINE __m128i vp512_k1(const uint8_t h[16], int swap)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)h), top;
+    if (!swap)
+        return x;
+    x = _mm_shuffle_epi8(x, gx_rev_mask());
+    /* bit 127 as a mask of all ones */
+    top = _mm_shuffle_epi32(_mm_srai_epi32(x, 31), 0xff);
+    x = _mm_or_si128(_mm_slli_epi64(x, 1),
+                     _mm_bslli_si128(_mm_srli_epi64(x, 63), 8));
+    return _mm_xor_si128(
+        x,
+        _mm_and_si128(top, _mm_set_epi64x((long long)0xc200000000000000u, 1)));
+}
+
+/* The multiplier k in all four lanes, and its half. */
+ENGINE_INLINE void vp512_bcast(__m128i k, __m512i *m, __m512i *mh)
+{
+    *m = _mm512_broadcast_i32x4(k);
+    *mh = _mm512_broadcast_i32x4(_mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e)));
+}
+
+/* The groups g[0] .. g[n/4 - 1] (above) and their halves gh, for n = 4,
+ * 8, 16 or 32 powers (a constant). */
+ENGINE_INLINE void vp512_groups(__m512i *g, __m512i *gh, const unsigned n,
+                                const uint8_t h[16], int swap)
+{
+    const __m128i k1 = vp512_k1(h, swap), k2 = vp512_sqr1(k1);
+    const __m128i k4 = vp512_sqr1(k2), k3 = vp512_mul1(k2, k1);
+    __m128i k8, k16;
+    __m512i m, mh;
+
+    g[0] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(k3, k4)),
+                              _mm256_set_m128i(k1, k2), 1);
+    gh[0] = vp512_half(g[0]);
+    if (n <= 4)
+        return;
+    k8 = vp512_sqr1(k4);
+    vp512_bcast(k4, &m, &mh);
+    g[1] = vp512_kmul(g[0], gh[0], m, mh);
+    gh[1] = vp512_half(g[1]);
+    if (n <= 8)
+        return;
+    k16 = vp512_sqr1(k8);
+    vp512_bcast(k8, &m, &mh);
+    for (unsigned j = 0; j < 2; j++) {
+        g[2 + j] = vp512_kmul(g[j], gh[j], m, mh);
+        gh[2 + j] = vp512_half(g[2 + j]);
     }
-    k2 = gx_mul(k1, k1);
-    k3 = gx_mul(k2, k1);
-    k4 = gx_mul(k2, k2);
-    /* g[j] holds K_(4j+4) .. K_(4j+1), lanes 0..3: entries 28 - 4j .. */
-    g[0] = _mm512_inserti32x4(
-        _mm512_inserti32x4(
-            _mm512_inserti32x4(_mm512_castsi128_si512(k4), k3, 1), k2, 2),
-        k1, 3);
-    g[1] = vp512_mul(g[0], _mm512_broadcast_i32x4(k4));
-    m = _mm512_broadcast_i32x4(_mm512_castsi512_si128(g[1])); /* K8 */
-    g[2] = vp512_mul(g[0], m);
-    g[3] = vp512_mul(g[1], m);
-    m = _mm512_broadcast_i32x4(_mm512_castsi512_si128(g[3])); /* K16 */
-    for (int j = 0; j < 4; j++)
-        g[4 + j] = vp512_mul(g[j], m);
-    for (int j = 0; j < 8; j++)
+    if (n <= 16)
+        return;
+    vp512_bcast(k16, &m, &mh);
+    for (unsigned j = 0; j < 4; j++) {
+        g[4 + j] = vp512_kmul(g[j], gh[j], m, mh);
+        gh[4 + j] = vp512_half(g[4 + j]);
+    }
+}
+
+/* The n highest-first entries that end the table (out[32 - n + i] =
+ * K_(n-i)): the powers K_n .. K_1, n a constant (4, 8, 16 or 32). */
+ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap,
+                                const unsigned n)
+{
+    __m512i g[8], gh[8];
+    vp512_groups(g, gh, n, h, swap);
+    for (unsigned j = 0; j < n / 4; j++)
         _mm512_storeu_si512((void *)&out[VP512_N - 4 - 4 * j], g[j]);
 }
 
 /* GHASH's key: the powers and, after them, their Karatsuba halves
  * (GX_VP512_HALVES, x86_gcm.h) for the fused kernels, whose products
- * are Karatsuba's: 8 shuffles and 8 XORs once per key instead of two
- * vector operations per 4 blocks in the kernels' loops. */
+ * are Karatsuba's: made once per key here (the key setup's own products
+ * need them too) instead of two vector operations per 4 blocks in the
+ * kernels' loops. */
 ENGINE_FN void vp512_init(void *hk, const uint8_t h[16])
 {
-    struct vp512_key *key = hk;
-    uint8_t *halves = (uint8_t *)hk + GX_VP512_HALVES;
+    uint8_t *k = hk;
+    __m512i g[8], gh[8];
 
-    vp512_powers(key->k, h, 1);
-    for (int j = 0; j < VP512_N / 4; j++) {
-        __m512i k = _mm512_loadu_si512((const void *)&key->k[4 * j]);
-        _mm512_storeu_si512(
-            (void *)(halves + 64 * j),
-            _mm512_xor_si512(k, _mm512_shuffle_epi32(k, _MM_PERM_BADC)));
+    vp512_groups(g, gh, VP512_N, h, 1);
+    for (unsigned j = 0; j < 8; j++) {
+        const size_t off = 16 * (VP512_N - 4 - 4 * (size_t)j);
+        _mm512_storeu_si512((void *)(k + off), g[j]);
+        _mm512_storeu_si512((void *)(k + GX_VP512_HALVES + off), gh[j]);
     }
 }
 
@@ -230,7 +329,7 @@ ENGINE_FN void vp512_ghash(const void *hk, uint8_t y[16], const uint8_t *in,
 
 ENGINE_FN void vp512_polyval_init(void *hk, const uint8_t h[16])
 {
-    vp512_powers(((struct vp512_key *)hk)->k, h, 0);
+    vp512_powers(((struct vp512_key *)hk)->k, h, 0, VP512_N);
 }
 
 ENGINE_FN void vp512_polyval(const void *hk, uint8_t s[16], const uint8_t *in,
@@ -242,40 +341,24 @@ ENGINE_FN void vp512_polyval(const void *hk, uint8_t s[16], const uint8_t *in,
 /*
  * POLYVAL for calls of at most max_blocks blocks (GCM-SIV's per-message
  * key): a call of m < 32 blocks reads only K_m .. K_1, the last m entries,
- * so K_1 .. K_4 (two dependent xmm products) serve up to 4 blocks, one
- * zmm product more up to 8, two more up to 16; past that, every power.
- * A 64-byte GCM-SIV message with its length block hashes at most 4
- * blocks per call.
+ * so the first step of the powers (one squaring and one product) serves
+ * up to 4 blocks, one step more up to 8, two more up to 16; past that,
+ * every power. A 64-byte GCM-SIV message with its length block hashes at
+ * most 4 blocks per call.
  */
 ENGINE_FN void vp512_polyval_init_upto(void *hk, const uint8_t h[16],
                                        size_t max_blocks)
 {
     __m128i *out = ((struct vp512_key *)hk)->k;
-    __m128i k1, k2, k3, k4;
-    __m512i g0, g1, m;
 
-    if (max_blocks > 16) {
-        vp512_powers(out, h, 0);
-        return;
-    }
-    k1 = _mm_loadu_si128((const __m128i *)h);
-    k2 = gx_mul(k1, k1);
-    k3 = gx_mul(k2, k1);
-    k4 = gx_mul(k2, k2);
-    g0 = _mm512_inserti32x4(
-        _mm512_inserti32x4(
-            _mm512_inserti32x4(_mm512_castsi128_si512(k4), k3, 1), k2, 2),
-        k1, 3);
-    _mm512_storeu_si512((void *)&out[VP512_N - 4], g0);
     if (max_blocks <= 4)
-        return;
-    g1 = vp512_mul(g0, _mm512_broadcast_i32x4(k4));
-    _mm512_storeu_si512((void *)&out[VP512_N - 8], g1);
-    if (max_blocks <= 8)
-        return;
-    m = _mm512_broadcast_i32x4(_mm512_castsi512_si128(g1)); /* K8 */
-    _mm512_storeu_si512((void *)&out[VP512_N - 12], vp512_mul(g0, m));
-    _mm512_storeu_si512((void *)&out[VP512_N - 16], vp512_mul(g1, m));
+        vp512_powers(out, h, 0, 4);
+    else if (max_blocks <= 8)
+        vp512_powers(out, h, 0, 8);
+    else if (max_blocks <= 16)
+        vp512_powers(out, h, 0, 16);
+    else
+        vp512_powers(out, h, 0, VP512_N);
 }
 
 static const struct aesir_ghash_engine engine = {

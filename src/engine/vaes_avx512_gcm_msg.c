@@ -1,0 +1,322 @@
+/*
+ * vaes_avx512_gcm_msg.c -- vaes-avx512's whole-message GCM path
+ * (aesir_vaes_avx512_gcm_msg, x86_gcm.h): a one-shot seal or open with a
+ * 12-byte IV, for every message past the short kernel's reach
+ * (vaes_avx512_gcm_short.c hands them here), J0 to tag in one call on the
+ * batch of vaes_avx512_gcm_batch.h.
+ *
+ * gcm.c's general path costs some 220 TSC cycles per message on top of
+ * the kernels (calls, the message state, each piece hashed and reduced
+ * alone); this one adds a few dozen: J0, E_K(J0), the additional data,
+ * the data and the length block in one call, with no state in memory
+ * between the steps.
+ *
+ * With a 12-byte IV the counter starts at J0 = IV || 1, the data at
+ * J0 + 1, and at most 2^32 - 2 blocks follow (SP 800-38D's limit, checked
+ * by gcm.c), so the low word never wraps; vpaddd on it is inc32 anyway.
+ * The counters of a batch depend on its position only, so most batches
+ * make theirs with one XOR per vector from a table (g5_dtab,
+ * vaes_avx512_gcm_batch.h; g5_row below says which).
+ *
+ * The last part of the data (r = 1 .. 511 bytes, ceil(r / 64) vectors, the
+ * last one loaded and stored with a byte mask) and the length block are
+ * hashed as one sum with a single reduction: block i of the rb = ceil(r /
+ * 16) blocks takes K_(rb + 1 - i), the length block K_1. Only rb = 32 (r =
+ * 497 .. 511) has no room for the length block among the 32 powers: it
+ * then follows with a product and a reduction of its own.
+ *
+ * Round keys: for messages of 8 KiB or more they are broadcast once into
+ * a buffer of 64-byte keys, which the batches load (G5_WIDE_MIN).
+ *
+ * Constant time: as the bulk kernels (vaes_avx512_gcm.c); in addition the
+ * counter table's row depends on the batch's position only (a 12-byte
+ * IV's counter is public; the kernels for other IVs never come here).
+ */
+#include "internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#define ENGINE_ISA                                                             \
+    "vaes,vpclmulqdq,aes,pclmul,ssse3,avx2,avx512f,avx512bw,avx512vl"
+#include "engine.h"
+#include <immintrin.h>
+#include "ghash_x86.h"
+
+#include "x86_gcm.h"
+#include "vaes_avx512_gcm_batch.h"
+
+/* The g5_dtab row of batch k of a whole message, or -1 (g5_ctr). */
+ENGINE_INLINE int g5_row(size_t k)
+{
+    return (k & 7) == 7 ? -1 : (int)(k & 7);
+}
+
+/* The byte mask of the first n (0..64) bytes of a vector. */
+ENGINE_INLINE __mmask64 g5_bytes(size_t n)
+{
+    return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+}
+
+/* x times K_1 (the last key-area entry) added into a (Karatsuba, as
+ * g5_mul). */
+ENGINE_INLINE void g5_mul_k1(struct g5_acc *a, __m128i x, const uint8_t *hk)
+{
+    const __m128i k =
+        _mm_loadu_si128((const __m128i *)(const void *)(hk + 496));
+    const __m128i xm = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+    const __m128i km = _mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e));
+    a->lo = _mm512_xor_si512(
+        a->lo, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, k, 0x00)));
+    a->hi = _mm512_xor_si512(
+        a->hi, _mm512_zextsi128_si512(_mm_clmulepi64_si128(x, k, 0x11)));
+    a->mid = _mm512_xor_si512(
+        a->mid, _mm512_zextsi128_si512(_mm_clmulepi64_si128(xm, km, 0x00)));
+}
+
+/* acc = (acc ^ x) K_1, reduced: a lone block (the length block). */
+ENGINE_INLINE void g5_hash_one(struct g5_state *s, __m128i x)
+{
+    s->acc =
+        gx_mul(_mm_xor_si128(s->acc, x),
+               _mm_loadu_si128((const __m128i *)(const void *)(s->hk + 496)));
+}
+
+/*
+ * Hashes r = 1 .. 511 bytes at p (zero-padded to rb blocks); with len_blk
+ * (fin) the length block after them, in the same sum when rb < 32. A loop
+ * over the vectors, not unrolled: used for the additional data only.
+ */
+ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
+                                const int fin, __m128i len_blk)
+{
+    const size_t rb = (r + 15) / 16;
+    const int fold = fin && rb < 32;
+    const uint8_t *kt = s->hk + 16 * (32 - rb - (size_t)fold);
+    struct g5_acc a;
+
+    a.lo = a.mid = a.hi = _mm512_setzero_si512();
+    for (size_t j = 0; 64 * j < r; j++) {
+        vec d = _mm512_shuffle_epi8(
+            _mm512_maskz_loadu_epi8(g5_bytes(r - 64 * j), p + 64 * j),
+            g5_rev());
+        if (j == 0)
+            d = _mm512_xor_si512(d, _mm512_zextsi128_si512(s->acc));
+        const __mmask64 km = g5_mask(rb - 4 * j);
+        g5_mul(&a, d, _mm512_maskz_loadu_epi8(km, kt + 64 * j),
+               _mm512_maskz_loadu_epi8(km, kt + GX_VP512_HALVES + 64 * j), 0);
+    }
+    if (fold)
+        g5_mul_k1(&a, len_blk, s->hk);
+    s->acc = g5_finish(&a);
+    if (fin && !fold)
+        g5_hash_one(s, len_blk);
+}
+
+/* Additional data of any length; with fin the length block too (GMAC:
+ * no data follows). */
+ENGINE_INLINE void g5_hash_aad(struct g5_state *s, const uint8_t *p, size_t len,
+                               const int fin, __m128i len_blk)
+{
+    /* (The powers and their Karatsuba halves held in 16 zmm across this
+     * loop gained about 1% for GMAC at 16 KiB, and gcc 12 then gave the
+     * function an 840-byte frame, deeper than the stack wipe.) */
+    for (; len >= 16 * G5_B; len -= 16 * G5_B, p += 16 * G5_B)
+        g5_hash_batch(s, p);
+    if (len != 0)
+        g5_hash_part(s, p, len, fin, len_blk);
+    else if (fin)
+        g5_hash_one(s, len_blk);
+}
+
+/*
+ * The data's last r = 1 .. 511 bytes in n = ceil(r / 64) vectors (n a
+ * constant) and the length block. Encryption first hashes the previous
+ * batch (prev, when there is one), independent of the tail's AES.
+ */
+ENGINE_INLINE void g5_last(struct g5_state *s, const unsigned nr, uint8_t *out,
+                           const uint8_t *in, size_t r, const unsigned n,
+                           const uint8_t *prev, const int dec, __m128i len_blk)
+{
+    const size_t rb = (r + 15) / 16;
+    const int fold = rb < 32;
+    struct g5_acc a;
+
+    g5_tail_pass(s, nr, out, in, n, g5_bytes(r - 64 * (n - 1)),
+                 g5_mask(rb - 4 * (n - 1)),
+                 s->hk + 16 * (32 - rb - (size_t)fold), prev, dec, &a);
+    if (fold)
+        g5_mul_k1(&a, len_blk, s->hk);
+    s->acc = g5_finish(&a);
+    if (!fold)
+        g5_hash_one(s, len_blk);
+}
+
+/* E_K(J0) for the J0 in j0 (GCM byte order). */
+ENGINE_INLINE __m128i g5_ekj0(const uint8_t *rk, const unsigned nr, __m128i j0)
+{
+    __m128i e =
+        _mm_xor_si128(j0, _mm_load_si128((const __m128i *)(const void *)rk));
+    G5_UNROLL
+    for (unsigned r = 1; r < nr; r++)
+        e = _mm_aesenc_si128(
+            e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * r)));
+    return _mm_aesenclast_si128(
+        e, _mm_load_si128((const __m128i *)(const void *)(rk + 16 * nr)));
+}
+
+/* The data (len > 0 bytes) and the length block; wide (a constant): the
+ * round keys broadcast into kw first (and wiped after), for long
+ * messages (G5_WIDE_MIN). */
+ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
+                           const unsigned nr, uint8_t *out, const uint8_t *in,
+                           size_t len, __m128i len_blk, uint8_t *kw,
+                           const int dec, const int wide)
+{
+    const uint8_t *prev = NULL;
+    size_t k = 0; /* the batch's number */
+
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512(
+                (void *)(kw + 64 * r),
+                g5_bcast(_mm_load_si128(
+                    (const __m128i *)(const void *)(rk + 16 * r))));
+        s->rk = kw;
+    }
+    s->wide = wide;
+    if (dec) {
+        for (; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, in, 1, g5_row(k));
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    } else if (len >= 16 * G5_B) {
+        g5_batch(s, nr, out, in, NULL, 0, g5_row(0));
+        prev = out;
+        in += 16 * G5_B, out += 16 * G5_B, len -= 16 * G5_B;
+        for (k = 1; len >= 16 * G5_B; len -= 16 * G5_B, k++) {
+            g5_batch(s, nr, out, in, prev, 1, g5_row(k));
+            prev = out;
+            in += 16 * G5_B, out += 16 * G5_B;
+        }
+    }
+    if (len == 0) {
+        if (prev != NULL)
+            g5_hash_batch(s, prev);
+        g5_hash_one(s, len_blk);
+    } else {
+#define LAST(n)                                                                \
+    g5_last(s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
+        G5_TAILS((len + 63) / 64, LAST)
+#undef LAST
+    }
+    if (wide) {
+        G5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512((void *)(kw + 64 * r), _mm512_setzero_si512());
+    }
+}
+
+/* Messages from this length on take the broadcast round keys: below it
+ * broadcasting them and wiping the copy cost more than the loads saved
+ * (AES-256 seal 2 KiB: 540 -> 580 TSC cycles; 16 KiB: AES-128 2940 ->
+ * 2860, 1 MiB 186k -> 179k). */
+#define G5_WIDE_MIN 8192
+
+/* The whole message for a constant nr. */
+ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
+                          const uint8_t *hk, const uint8_t iv[12],
+                          const uint8_t *aad, size_t aad_len, uint8_t *out,
+                          const uint8_t *in, size_t len, uint8_t tag[16],
+                          uint8_t *kw, const int dec)
+{
+    struct g5_state s;
+    const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                                           (long long)((uint64_t)len * 8));
+    uint64_t w0;
+    uint32_t w1;
+    __m128i j0, ekj0;
+
+    /* J0 = IV || 0^31 || 1 from an 8-byte and a 4-byte load (no stack
+     * buffer: a vector load over smaller stores stalls) */
+    memcpy(&w0, iv, 8);
+    memcpy(&w1, iv + 8, 4);
+    j0 = _mm_set_epi32(0x01000000, (int)w1, (int)(uint32_t)(w0 >> 32),
+                       (int)(uint32_t)w0);
+    ekj0 = g5_ekj0(rk, nr, j0);
+    s.rk = rk;
+    s.wide = 0;
+    s.hk = hk;
+    /* the data's counters J0 + 1 .. J0 + 4, little-endian per lane */
+    s.c = _mm512_add_epi32(
+        g5_bcast(_mm_shuffle_epi8(j0, gx_rev_mask())),
+        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
+    s.acc = _mm_setzero_si128();
+    if (aad_len != 0)
+        g5_hash_aad(&s, aad, aad_len, len == 0, len_blk);
+    else if (len == 0)
+        g5_hash_one(&s, len_blk);
+    if (len >= G5_WIDE_MIN)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 1);
+    else if (len != 0)
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 0);
+    _mm_storeu_si128(
+        (__m128i *)(void *)tag,
+        _mm_xor_si128(_mm_shuffle_epi8(s.acc, gx_rev_mask()), ekj0));
+}
+
+#define G5M_FN(name, nr, dec)                                                  \
+    __attribute__((noinline)) ENGINE_FN void name(                             \
+        const uint8_t *rk, const uint8_t *hk, const uint8_t iv[12],            \
+        const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
+        size_t len, uint8_t tag[16], uint8_t *kw)                              \
+    {                                                                          \
+        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, kw, dec);      \
+    }
+G5M_FN(g5_msg_enc10, 10, 0)
+G5M_FN(g5_msg_enc12, 12, 0)
+G5M_FN(g5_msg_enc14, 14, 0)
+G5M_FN(g5_msg_dec10, 10, 1)
+G5M_FN(g5_msg_dec12, 12, 1)
+G5M_FN(g5_msg_dec14, 14, 1)
+
+/* The whole-message kernels' frames (-fstack-usage): gcc 12 136..200
+ * bytes, clang 14 152..216 (saved registers, a few spill slots). They
+ * were 950 and 1288 before the bulk batch needed fewer registers (nine
+ * zmm spilled, round keys and E_K(J0) among them) and the wipe 1600
+ * bytes. The wipe covers the larger plus 256, rounded to 64 (stack_wipe.h's
+ * rule; test_residue checks it for both compilers); each 512 bytes cost
+ * some 10 TSC cycles per message. The broadcast round keys (kw, in this
+ * function's own frame, above the kernels') are wiped by the kernels. */
+#define G5M_STACK 512
+
+int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
+                              const uint8_t iv[12], const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *in,
+                              size_t len, uint8_t tag[16], int decrypt)
+{
+    const uint8_t *k = ENGINE_RK(rk), *h = (const uint8_t *)hk;
+    /* the round keys broadcast (g5_key), here so that the kernels' frames
+     * stay where the stack wipe's bound says; the kernels wipe it */
+    _Alignas(64) uint8_t kw[64 * 15];
+    if (decrypt) {
+        if (nr == 10)
+            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+        else if (nr == 12)
+            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+        else
+            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+    } else {
+        if (nr == 10)
+            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+        else if (nr == 12)
+            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+        else
+            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+    }
+    __asm__ volatile("" : : "r"(kw) : "memory");
+    aesir_wipe_stack(G5M_STACK);
+    return 0;
+}
+
+#endif /* x86 */
