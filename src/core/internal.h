@@ -143,7 +143,7 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * decryption and wipes out on a mismatch. tag may be the caller's own
  * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
  * just past out), so it is written only after all of in has been read.
- * vaes-avx512's takes every length (vaes_avx512_gcm.c's whole-message
+ * vaes-avx512's takes every length (vaes_avx512_gcm_msg.c's whole-message
  * kernel behind its short one).
  */
 typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,

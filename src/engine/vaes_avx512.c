@@ -238,7 +238,8 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_DESCRIPTION                                                       \
     "VAES on zmm: 4 blocks per instruction, 32 in flight, masked tails"
 
-/* Fused GCM: vaes_avx512_gcm.c (bulk), vaes_avx512_gcm_short.c (whole
+/* Fused GCM: vaes_avx512_gcm.c (bulk), vaes_avx512_gcm_msg.c (whole
+ * messages past the short kernel), vaes_avx512_gcm_short.c (whole
  * short messages). */
 #include "x86_gcm.h"
 #define VAES_GCM_ENC aesir_vaes_avx512_gcm_enc
