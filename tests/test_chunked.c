@@ -16,7 +16,9 @@
  * the above again with the streams' chunked_par set: a fake one that runs
  * small ranges backwards, and the real thread pool (tools/crypt_pool.c):
  * the same bytes, the same errors at the same offsets, the same released
- * plaintext.
+ * plaintext. chunked_enc_in_place (`aesir encrypt`'s path: each chunk
+ * sealed where it was read) gives the streaming encryptor's bytes, with
+ * and without par.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -448,6 +450,106 @@ static void test_single_chunks(const uint8_t *msg, const uint8_t *ct,
     chunked_keys_clear(&k);
 }
 
+/*
+ * in_place -- msg (n bytes) through chunked_enc_in_place as `aesir
+ * encrypt` feeds it (tools/cmd_encrypt.c): batches of `batch` whole
+ * chunks, each chunk placed where its sealed form goes, the last batch
+ * final; the ciphertext (header included, malloc'd) and its length.
+ */
+static uint8_t *in_place(const uint8_t *msg, size_t n, size_t batch,
+                         size_t *ct_len)
+{
+    static struct chunked_enc e;
+    size_t cap = CHUNKED_HEADER + (n / CHUNKED_CHUNK + 1) * CHUNKED_SEALED,
+           o = CHUNKED_HEADER, at = 0, got;
+    uint8_t *ct = malloc(cap), *buf = malloc(batch * CHUNKED_SEALED);
+
+    CHECK_EQ(chunked_enc_init(&e, key32, 32, NULL, 0, salt, ct), CHUNKED_OK);
+    e.par = test_par;
+    for (;;) {
+        size_t len =
+            n - at < batch * CHUNKED_CHUNK ? n - at : batch * CHUNKED_CHUNK;
+        int final = len < batch * CHUNKED_CHUNK;
+        memset(buf, 0xa5, batch * CHUNKED_SEALED); /* the gaps: stale */
+        for (size_t j = 0; j * CHUNKED_CHUNK < len; j++) {
+            size_t m = len - j * CHUNKED_CHUNK;
+            memcpy(buf + j * CHUNKED_SEALED, msg + at + j * CHUNKED_CHUNK,
+                   m < CHUNKED_CHUNK ? m : CHUNKED_CHUNK);
+        }
+        CHECK_EQ(chunked_enc_in_place(&e, buf, len, final, &got), CHUNKED_OK);
+        CHECK_EQ(got, len / CHUNKED_CHUNK * CHUNKED_SEALED +
+                          (final ? len % CHUNKED_CHUNK + CHUNKED_TAG : 0));
+        CHECK(o + got <= cap);
+        if (o + got > cap)
+            break;
+        memcpy(ct + o, buf, got);
+        o += got, at += len;
+        if (final)
+            break;
+    }
+    free(buf);
+    *ct_len = o;
+    return ct;
+}
+
+/* chunked_enc_in_place: byte for byte what the streaming encryptor
+ * writes, at the edge sizes and batch sizes of 1 to 64 chunks; and its
+ * misuse refused. */
+static void test_in_place(void)
+{
+    static const size_t sizes[] = {0,
+                                   1,
+                                   16383,
+                                   16384,
+                                   16385,
+                                   32768,
+                                   M3,
+                                   200 * CHUNKED_CHUNK + 7,
+                                   64 * CHUNKED_CHUNK};
+    static const size_t batches[] = {1, 2, 3, 64};
+    static struct chunked_enc e;
+    uint8_t hdr[CHUNKED_HEADER], *buf = malloc(2 * CHUNKED_SEALED);
+    const struct chunked_par *par = test_par;
+    size_t got;
+
+    for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+        size_t n = sizes[t], ref_len, ct_len;
+        uint8_t *msg = pattern(n), *ref;
+        test_par = NULL;
+        ref = encrypt(key32, 32, "", msg, n, salt, &ref_len);
+        test_par = par;
+        for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+            uint8_t *ct = in_place(msg, n, batches[b], &ct_len);
+            CHECK(ct_len == ref_len && memcmp(ct, ref, ct_len) == 0);
+            free(ct);
+        }
+        free(msg), free(ref);
+    }
+    /* Misuse: a partial chunk before the end, plaintext left waiting by
+     * chunked_enc_update, a finished stream. */
+    memset(buf, 0, 2 * CHUNKED_SEALED);
+    CHECK_EQ(chunked_enc_init(&e, key32, 32, NULL, 0, NULL, hdr), CHUNKED_OK);
+    e.par = par;
+    CHECK_EQ(chunked_enc_in_place(&e, buf, CHUNKED_CHUNK + 1, 0, &got),
+             CHUNKED_E_ARG);
+    CHECK_EQ(got, 0);
+    CHECK_EQ(chunked_enc_update(&e, buf, 5, buf, 0, &got), CHUNKED_OK);
+    CHECK_EQ(chunked_enc_in_place(&e, buf, CHUNKED_CHUNK, 0, &got),
+             CHUNKED_E_ARG);
+    CHECK_EQ(chunked_enc_final(&e, buf, CHUNKED_SEALED, &got), CHUNKED_OK);
+    CHECK_EQ(chunked_enc_in_place(&e, buf, 0, 1, &got), CHUNKED_E_ARG);
+    /* The 2^38 limit: the chunk that would reach it is refused, after
+     * the ones before it. */
+    CHECK_EQ(chunked_enc_init(&e, key32, 32, NULL, 0, NULL, hdr), CHUNKED_OK);
+    e.par = par;
+    e.chunk = CHUNKED_MAX_CHUNKS - 1;
+    CHECK_EQ(chunked_enc_in_place(&e, buf, 2 * CHUNKED_CHUNK, 0, &got),
+             CHUNKED_E_TOO_LONG);
+    CHECK_EQ(got, CHUNKED_SEALED);
+    chunked_enc_clear(&e);
+    free(buf);
+}
+
 /* A fake chunked_par: ranges of 3 run last first on this thread, so an
  * order-dependent bug or a wrong minimum shows. */
 static size_t backwards(void *pool, size_t n, chunked_range_fn fn, void *arg)
@@ -510,6 +612,7 @@ static void test_with_par(const struct chunked_par *par, const char *name)
     test_truncation(msg, ct, ct_len);
     test_tamper(msg, ct, ct_len);
     free(msg), free(ct);
+    test_in_place();
     test_par = NULL;
     if (check_failed != failed)
         fprintf(stderr, "  (with %s)\n", name);
@@ -535,6 +638,7 @@ int main(void)
     free(msg), free(ct);
     test_random_access();
     test_limits();
+    test_in_place();
     {
         struct chunked_par fake = {backwards, NULL}, real;
         struct crypt_pool *pool = crypt_pool_new(4);

@@ -171,6 +171,21 @@ int chunked_enc_final(struct chunked_enc *e, uint8_t *out, size_t cap,
                       size_t *out_len);
 void chunked_enc_clear(struct chunked_enc *e);
 
+/*
+ * chunked_enc_in_place -- seals len bytes of plaintext where they lie:
+ * chunk j of them (16384 bytes; the last one may be shorter) at
+ * buf + j * CHUNKED_SEALED, so that each sealed chunk (16400 bytes) ends
+ * where the next plaintext chunk begins, and buf[0..*out_len) is then the
+ * ciphertext, as chunked_enc_update() (and, with final, chunked_enc_final())
+ * would have written it. Whole chunks go through e->par when it is set.
+ * Without final, len must be a multiple of CHUNKED_CHUNK; no plaintext may
+ * be waiting from chunked_enc_update() (CHUNKED_E_ARG otherwise). buf has
+ * room for len / CHUNKED_CHUNK * CHUNKED_SEALED bytes, and one sealed
+ * chunk more with final.
+ */
+int chunked_enc_in_place(struct chunked_enc *e, uint8_t *buf, size_t len,
+                         int final, size_t *out_len);
+
 /* ---- streaming decryption ---------------------------------------- */
 
 struct chunked_dec {

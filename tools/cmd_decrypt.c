@@ -172,6 +172,7 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
     /* A read's whole chunks opened, then the final chunk after them. */
     size_t in_cap = chunks * CHUNKED_SEALED,
            out_cap = chunks * CHUNKED_CHUNK + CHUNKED_CHUNK;
+    struct crypt_pipe_shape sh = {in_cap, in_cap, in_cap, out_cap};
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct emitter em = {out, rg, 0};
     struct opener o = {d, out_cap, rg, 0};
@@ -198,8 +199,8 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         crypt_pool_par(pool, &par);
         d->par = &par;
     }
-    rc = crypt_pipe_run(in, in_cap, out_cap, lead, lead_len, open_slot, &o,
-                        emit, &em, quiet, err, cap);
+    rc = crypt_pipe_run(in, &sh, lead, lead_len, open_slot, &o, emit, &em,
+                        quiet, err, cap);
     if (rc == 0 && rg->on)
         rc = past_end(rg, o.pos, err, cap);
 done:

@@ -5,8 +5,10 @@
  * AES-256-GCM or AES-128-GCM as the key file says.
  *
  * Speed: the input is read 1 MiB (64 chunks) per thread at a time (8 MiB
- * at most) and the chunks are sealed straight into one output buffer,
- * written with one write(2): no per-chunk copy or system call. With more
+ * at most), each chunk where its sealed form goes (one readv(2): chunk j
+ * at j * 16400), sealed there in place and written with one write(2): no
+ * per-chunk copy or system call, and one buffer per batch, not an input
+ * and an output (chunked_enc_in_place). With more
  * than one thread (--threads, default the online CPUs) the chunks of a
  * read are sealed on a thread pool (crypt_pool.h). Reading, sealing and
  * writing overlap (crypt_pipe.h): a reader thread reads the next batch
@@ -67,23 +69,16 @@ static int write_out(void *arg, const uint8_t *buf, size_t n, char *err,
     return crypt_write(arg, buf, n, err, cap);
 }
 
-struct sealer {
-    struct chunked_enc *e;
-    size_t out_cap; /* of each slot */
-};
-
-/* seal_slot -- the pipe's step: seals what slot s read into its output,
- * with the final chunk after the input's end. */
+/* seal_slot -- the pipe's step: seals what slot s read where it lies
+ * (the pipe's out is its in), with the final chunk after the input's
+ * end. */
 static int seal_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
                      size_t cap)
 {
-    struct sealer *w = arg;
-    size_t n, m = 0;
-    int st = chunked_enc_update(w->e, s->in, s->in_len, s->out, w->out_cap, &n);
+    size_t n;
+    int st = chunked_enc_in_place(arg, s->in, s->in_len, s->end, &n);
 
     (void)stop; /* the input's end is the only end */
-    if (st == CHUNKED_OK && s->end)
-        st = chunked_enc_final(w->e, s->out + n, w->out_cap - n, &m);
     s->out_len = 0;
     if (st != CHUNKED_OK) {
         snprintf(err, cap, "%s",
@@ -91,7 +86,7 @@ static int seal_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
                                           : "internal error");
         return crypt_exit(st);
     }
-    s->out_len = n + m;
+    s->out_len = n;
     return 0;
 }
 
@@ -101,13 +96,13 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
                size_t cap)
 {
     struct chunked_enc *e = crypt_alloc(sizeof(*e));
-    /* A read's whole chunks sealed, then the final chunk after them. */
-    size_t in_cap = crypt_pipe_chunks(threads) * CHUNKED_CHUNK,
-           out_cap = in_cap / CHUNKED_CHUNK * CHUNKED_SEALED + CHUNKED_SEALED;
+    /* A read's chunks each where its sealed form goes, sealed in place
+     * (the final chunk, shorter, fits where a full one would be). */
+    struct crypt_pipe_shape sh = {crypt_pipe_chunks(threads) * CHUNKED_CHUNK,
+                                  CHUNKED_CHUNK, CHUNKED_SEALED, 0};
     uint8_t hdr[CHUNKED_HEADER];
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct chunked_par par;
-    struct sealer w = {e, out_cap};
     int rc = TOOL_EXIT_UNAVAILABLE, st;
 
     if (e == NULL) {
@@ -134,8 +129,8 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     if ((rc = crypt_write(out, k->prefix, k->prefix_len, err, cap)) != 0 ||
         (rc = crypt_write(out, hdr, sizeof(hdr), err, cap)) != 0)
         goto done;
-    rc = crypt_pipe_run(in, in_cap, out_cap, NULL, 0, seal_slot, &w, write_out,
-                        out, quiet, err, cap);
+    rc = crypt_pipe_run(in, &sh, NULL, 0, seal_slot, e, write_out, out, quiet,
+                        err, cap);
 done:
     crypt_pool_free(pool);
     if (e != NULL)

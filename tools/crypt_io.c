@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "tool.h"
@@ -109,10 +110,32 @@ void crypt_in_close(struct crypt_in *in)
 
 ssize_t crypt_read(int fd, uint8_t *buf, size_t cap)
 {
+    return crypt_read_pieces(fd, buf, cap, cap, cap);
+}
+
+/* Pieces per readv(2): 128 chunks of 16 KiB are 2 MiB per call. */
+#define READ_IOVS 128
+
+ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
+                          size_t stride)
+{
     size_t n = 0;
 
     while (n < cap) {
-        ssize_t r = read(fd, buf + n, cap - n);
+        struct iovec v[READ_IOVS];
+        size_t at = n;
+        int c = 0;
+        ssize_t r;
+        /* From input byte n on (a read may end inside a piece). */
+        for (; at < cap && c < READ_IOVS; c++) {
+            size_t off = at % piece, len = piece - off;
+            if (len > cap - at)
+                len = cap - at;
+            v[c].iov_base = buf + at / piece * stride + off;
+            v[c].iov_len = len;
+            at += len;
+        }
+        r = readv(fd, v, c);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)

@@ -55,6 +55,16 @@ void crypt_in_close(struct crypt_in *in);
 /* crypt_read -- fills buf (up to cap bytes) unless the input ends first:
  * the bytes read (< cap only at the end), or -1 with errno. */
 ssize_t crypt_read(int fd, uint8_t *buf, size_t cap);
+/*
+ * crypt_read_pieces -- crypt_read() of cap bytes into pieces of `piece`
+ * bytes placed `stride` bytes apart (stride >= piece): byte k of the
+ * input lands at buf[k / piece * stride + k % piece], the gaps are left
+ * alone. readv(2), so a slot of many pieces costs one system call, as a
+ * contiguous read does. `aesir encrypt` reads each 16384-byte chunk where
+ * its sealed form (16400 bytes) will be, and seals it in place.
+ */
+ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
+                          size_t stride);
 
 /*
  * crypt_out -- the output: an atomic file (-o) or stdout. Refuses stdout

@@ -40,7 +40,8 @@ struct crypt_pipe {
     int werr;    /* the writer's exit code, 0 */
     char err[CRYPT_ERR];
     int fd;
-    size_t in_cap, out_cap;
+    struct crypt_pipe_shape sh;
+    size_t in_size; /* bytes allocated for each slot's in */
     const uint8_t *lead;
     size_t lead_len;
     crypt_pipe_write_fn write;
@@ -66,13 +67,14 @@ static void fill(struct crypt_pipe *p, struct crypt_slot *s, size_t lead)
     int old;
 
     if (lead != 0)
-        memcpy(s->in, p->lead, lead);
+        memcpy(s->in, p->lead, lead); /* contiguous: pipe_new() */
     pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-    r = crypt_read(p->fd, s->in + lead, p->in_cap - lead);
+    r = crypt_read_pieces(p->fd, s->in + lead, p->sh.in_cap - lead, p->sh.piece,
+                          p->sh.stride);
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
     s->rerr = r < 0 ? (errno != 0 ? errno : EIO) : 0;
     s->in_len = r < 0 ? 0 : lead + (size_t)r;
-    s->end = r < 0 || s->in_len < p->in_cap;
+    s->end = r < 0 || s->in_len < p->sh.in_cap;
 }
 
 static void *reader(void *v)
@@ -143,11 +145,12 @@ static void release(struct crypt_pipe *p)
 {
     for (int i = 0; i < CRYPT_PIPE_SLOTS; i++) {
         if (p->slot[i].in != NULL)
-            chunked_wipe(p->slot[i].in, p->in_cap);
-        if (p->slot[i].out != NULL)
-            chunked_wipe(p->slot[i].out, p->out_cap);
+            chunked_wipe(p->slot[i].in, p->in_size);
+        if (p->sh.out_cap != 0 && p->slot[i].out != NULL)
+            chunked_wipe(p->slot[i].out, p->sh.out_cap);
         free(p->slot[i].in);
-        free(p->slot[i].out);
+        if (p->sh.out_cap != 0)
+            free(p->slot[i].out);
     }
     pthread_cond_destroy(&p->cv);
     pthread_mutex_destroy(&p->mu);
@@ -187,14 +190,18 @@ static int pipe_end(struct crypt_pipe *p, char *err, size_t cap)
 
 /* pipe_new -- starts reading fd (after lead) and the writer; NULL when
  * out of memory or the threads cannot be started. */
-static struct crypt_pipe *pipe_new(int fd, size_t in_cap, size_t out_cap,
+static struct crypt_pipe *pipe_new(int fd, const struct crypt_pipe_shape *sh,
                                    const uint8_t *lead, size_t lead_len,
                                    crypt_pipe_write_fn write, void *arg)
 {
     struct crypt_pipe *p;
     sigset_t all, old;
 
-    if (lead_len >= in_cap || (p = calloc(1, sizeof(*p))) == NULL)
+    if (lead_len >= sh->in_cap || sh->piece == 0 || sh->stride < sh->piece ||
+        sh->in_cap % sh->piece != 0 ||
+        (lead_len != 0 && sh->piece != sh->in_cap))
+        return NULL;
+    if ((p = calloc(1, sizeof(*p))) == NULL)
         return NULL;
     if (pthread_mutex_init(&p->mu, NULL) != 0) {
         free(p);
@@ -202,15 +209,16 @@ static struct crypt_pipe *pipe_new(int fd, size_t in_cap, size_t out_cap,
     }
     pthread_cond_init(&p->cv, NULL);
     p->fd = fd;
-    p->in_cap = in_cap;
-    p->out_cap = out_cap;
+    p->sh = *sh;
+    p->in_size = sh->in_cap / sh->piece * sh->stride;
     p->lead = lead;
     p->lead_len = lead_len;
     p->write = write;
     p->arg = arg;
     for (int i = 0; i < CRYPT_PIPE_SLOTS; i++) {
-        p->slot[i].in = crypt_alloc(in_cap);
-        p->slot[i].out = crypt_alloc(out_cap);
+        p->slot[i].in = crypt_alloc(p->in_size);
+        p->slot[i].out =
+            sh->out_cap != 0 ? crypt_alloc(sh->out_cap) : p->slot[i].in;
         if (p->slot[i].in == NULL || p->slot[i].out == NULL) {
             release(p);
             return NULL;
@@ -257,7 +265,7 @@ static void pipe_put(struct crypt_pipe *p)
     pthread_mutex_unlock(&p->mu);
 }
 
-int crypt_pipe_run(const struct crypt_in *in, size_t in_cap, size_t out_cap,
+int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
                    const uint8_t *lead, size_t lead_len,
                    crypt_pipe_step_fn step, void *step_arg,
                    crypt_pipe_write_fn write, void *write_arg, int quiet,
@@ -268,7 +276,7 @@ int crypt_pipe_run(const struct crypt_in *in, size_t in_cap, size_t out_cap,
     char werr[CRYPT_ERR];
     int rc = 0, wrc;
 
-    p = pipe_new(in->fd, in_cap, out_cap, lead, lead_len, write, write_arg);
+    p = pipe_new(in->fd, sh, lead, lead_len, write, write_arg);
     if (p == NULL) {
         snprintf(err, cap, "cannot start the I/O threads");
         return TOOL_EXIT_IO;
