@@ -152,10 +152,12 @@ typedef __m512i vec;
 #define S5_WIDE_MIN 16
 
 /* The work area the entry point gives the kernel: the 15 round keys
- * broadcast (64 bytes each), then the Karatsuba halves of the 32 powers
- * of the message's POLYVAL key. Zeroed by the kernel before it returns. */
+ * broadcast (64 bytes each), the 32 powers of the message's POLYVAL key
+ * (K_32 .. K_1, as in the GHASH engine's table) and their Karatsuba
+ * halves. Zeroed by the kernel before it returns. */
 #define S5_KW_KEYS 0
-#define S5_KW_HALVES (64 * 15)
+#define S5_KW_POWERS (64 * 15)
+#define S5_KW_HALVES (S5_KW_POWERS + 512)
 #define S5_KW_BYTES (S5_KW_HALVES + 512)
 
 /* The lane sum of a zmm. */
@@ -176,7 +178,7 @@ struct s5_state {
     /* round keys: 16 bytes each, broadcast as they are loaded, or (wide)
      * already broadcast, 64 bytes each */
     const uint8_t *rk;
-    const uint8_t *hk; /* K_32 .. K_1, hk + 16 i = K_(32-i) */
+    const uint8_t *hk; /* K_32 .. K_1, hk + 16 i = K_(32-i) (work area) */
     const uint8_t *hh; /* their halves: hh + 64 v for hk + 64 v */
     int wide;
     vec c;       /* the next counters: lanes +0..+3 in dword 0 */
@@ -216,8 +218,8 @@ ENGINE_INLINE void s5_pair(struct s5_sums *a, const struct s5_state *s,
 {
     vec dv = _mm512_loadu_si512(p + 64 * v),
         dw = _mm512_loadu_si512(p + 64 * w);
-    const vec kv = _mm512_loadu_si512(s->hk + 64 * v);
-    const vec kw = _mm512_loadu_si512(s->hk + 64 * w);
+    const vec kv = _mm512_load_si512((const void *)(s->hk + 64 * v));
+    const vec kw = _mm512_load_si512((const void *)(s->hk + 64 * w));
     const vec hv = _mm512_load_si512((const void *)(s->hh + 64 * v));
     const vec hw = _mm512_load_si512((const void *)(s->hh + 64 * w));
     vec m, lo0, lo1, hi0, hi1, mi0, mi1;
@@ -273,6 +275,60 @@ ENGINE_INLINE __m128i s5_reduce(const struct s5_sums *a)
                                  _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
     return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
                                   _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
+}
+
+/* Lane-wise a b, reduced (four independent POLYVAL products; the folds
+ * as in s5_reduce, the middle the sum of the two cross products). */
+ENGINE_INLINE vec s5_mul(vec a, vec b)
+{
+    const vec c = _mm512_set1_epi64((long long)0xc200000000000000u);
+    const vec lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+    const vec hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+    vec mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
+                               _mm512_clmulepi64_epi128(a, b, 0x10));
+    mid =
+        _mm512_ternarylogic_epi64(mid, _mm512_shuffle_epi32(lo, 0x4e),
+                                  _mm512_clmulepi64_epi128(lo, c, 0x00), 0x96);
+    return _mm512_ternarylogic_epi64(hi, _mm512_shuffle_epi32(mid, 0x4e),
+                                     _mm512_clmulepi64_epi128(mid, c, 0x00),
+                                     0x96);
+}
+
+/* Lane 0 of v in all four lanes. */
+ENGINE_INLINE vec s5_lane0(vec v)
+{
+    return _mm512_broadcast_i32x4(_mm512_castsi512_si128(v));
+}
+
+/*
+ * The 32 powers and their halves into the work area, from K_4 .. K_1
+ * (the last 64 bytes of hk, which every POLYVAL set-up of the GHASH
+ * engine writes: gcm_siv.c asks it for no more than its own calls need).
+ * Group g[j] holds K_(4j+4) .. K_(4j+1): g[1] = g[0] K_4, then g[2], g[3]
+ * = g[0], g[1] times K_8, then g[4..7] = g[0..3] times K_16: three
+ * dependent products, which the rounds of the first batch (no hash) run
+ * beside, where the same work done before the kernel was some 100 TSC
+ * cycles on the message's critical path.
+ */
+ENGINE_INLINE void s5_powers(uint8_t *kw, const uint8_t *hk)
+{
+    vec g[8], m;
+    g[0] = _mm512_loadu_si512(hk + 448);
+    g[1] = s5_mul(g[0], s5_lane0(g[0]));
+    m = s5_lane0(g[1]); /* K_8 */
+    g[2] = s5_mul(g[0], m);
+    g[3] = s5_mul(g[1], m);
+    m = s5_lane0(g[3]); /* K_16 */
+    S5_UNROLL
+    for (unsigned j = 0; j < 4; j++)
+        g[4 + j] = s5_mul(g[j], m);
+    S5_UNROLL
+    for (unsigned j = 0; j < 8; j++) {
+        _mm512_store_si512((void *)(kw + S5_KW_POWERS + 64 * (7 - j)), g[j]);
+        _mm512_store_si512(
+            (void *)(kw + S5_KW_HALVES + 64 * (7 - j)),
+            _mm512_xor_si512(g[j], _mm512_shuffle_epi32(g[j], _MM_PERM_BADC)));
+    }
 }
 
 /*
@@ -338,7 +394,7 @@ ENGINE_INLINE void s5_hash_last(struct s5_state *s, const uint8_t *p)
 
 /*
  * nbat >= 1 whole batches; nr and wide constants. The work area kw gets
- * the halves of the powers (8 shuffles and 8 XORs per message, where
+ * the powers and their halves (8 shuffles and 8 XORs per message, where
  * making them in the loop would cost two operations per vector) and,
  * wide, the broadcast round keys; it is zeroed before the return.
  */
@@ -350,13 +406,7 @@ ENGINE_INLINE void s5_dec(const uint8_t *rk, const unsigned nr,
     struct s5_state st;
     __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)ctr);
 
-    S5_UNROLL
-    for (unsigned v = 0; v < 8; v++) {
-        const vec k = _mm512_loadu_si512(hk + 64 * v);
-        _mm512_store_si512(
-            (void *)(kw + S5_KW_HALVES + 64 * v),
-            _mm512_xor_si512(k, _mm512_shuffle_epi32(k, _MM_PERM_BADC)));
-    }
+    s5_powers(kw, hk);
     if (wide) {
         S5_UNROLL
         for (unsigned r = 0; r <= nr; r++)
@@ -365,7 +415,7 @@ ENGINE_INLINE void s5_dec(const uint8_t *rk, const unsigned nr,
     }
     st.rk = wide ? kw + S5_KW_KEYS : rk;
     st.wide = wide;
-    st.hk = hk;
+    st.hk = kw + S5_KW_POWERS;
     st.hh = kw + S5_KW_HALVES;
     st.acc = _mm_loadu_si128((const __m128i *)(const void *)s);
     st.c = _mm512_add_epi32(
@@ -381,8 +431,8 @@ ENGINE_INLINE void s5_dec(const uint8_t *rk, const unsigned nr,
     c0 = _mm_add_epi32(c0, _mm_cvtsi32_si128((int)(uint32_t)(32 * nbat)));
     _mm_storeu_si128((__m128i *)(void *)ctr, c0);
     S5_UNROLL
-    for (unsigned v = 0; v < 8; v++)
-        _mm512_store_si512((void *)(kw + S5_KW_HALVES + 64 * v),
+    for (unsigned v = 0; v < 16; v++)
+        _mm512_store_si512((void *)(kw + S5_KW_POWERS + 64 * v),
                            _mm512_setzero_si512());
     if (wide) {
         S5_UNROLL
