@@ -36,6 +36,11 @@
 
 /* Blocks per chunk of the data path: 4 KiB in and out stay in L1. */
 #define SIV_CHUNK 64
+/* The fused decryption kernels (x86_gcmsiv.h) do whole batches of this
+ * many blocks and need no more of the POLYVAL key than aesir_polyval
+ * calls of 4 blocks do (they make the other powers themselves): the
+ * message's POLYVAL set-up is sized for the rest (max_call_blocks). */
+#define SIV_FUSED_BLOCKS 32
 /* Counter blocks per call of the engine's bulk ECB (generic CTR). */
 #define SIV_CTR_BATCH 32
 
@@ -145,7 +150,9 @@ struct siv_msg {
     const struct gcm_siv_key_state *key;
     const struct aesir_engine *e;
     unsigned nr;
-    uint8_t s[16]; /* POLYVAL state */
+    size_t hk_blocks; /* the longest aesir_polyval call hk serves */
+    uint8_t s[16];    /* POLYVAL state */
+    uint8_t h[16];    /* the message-authentication key */
 };
 
 /* Section 4, steps 1-4: the two keys for nonce; the POLYVAL key for
@@ -170,6 +177,8 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     m->nr = ks->nr;
     m->e->setkey_enc(m->rk, mk + 16, kl);
     aesir_polyval_init_upto(k->gh, m->hk, mk, max_blocks);
+    m->hk_blocks = max_blocks;
+    memcpy(m->h, mk, 16);
     memset(m->s, 0, 16);
     aesir_wipe(blk, sizeof(blk));
     aesir_wipe(mk, sizeof(mk));
@@ -184,6 +193,7 @@ static void msg_end(struct siv_msg *m)
     aesir_wipe(m->rk, sizeof(m->rk));
     aesir_wipe(m->hk, m->key->hk_bytes);
     aesir_wipe(m->s, sizeof(m->s));
+    aesir_wipe(m->h, sizeof(m->h));
     /* The software GHASH engines (ghash-ref, -table4/8, -ct64,
      * -ctmul-avx512) keep the accumulator as native 64-bit words, and
      * spill it: GHASH's Y stored little-endian is POLYVAL's S byte for
@@ -195,12 +205,17 @@ static void msg_end(struct siv_msg *m)
 }
 
 /* The most blocks one aesir_polyval call of a message hashes: the full
- * blocks of the AAD or of the data (the decryption's chunks, the fused
- * kernel's 32-block batches, both no more than the data's blocks), or a
- * padded block; never 0. */
-static size_t max_call_blocks(size_t aad_len, size_t len)
+ * blocks of the AAD or of the data (the decryption's chunks, no more than
+ * the data's blocks; with fused, the blocks past the fused kernel's
+ * batches), or a padded block; never 0. With ghash-vpclmul-avx512 a call
+ * of up to 4 blocks needs 4 powers of H, up to 16 blocks 16, longer
+ * calls all 32 (some 20 against 120 TSC cycles of set-up). */
+static size_t max_call_blocks(size_t aad_len, size_t len, int fused)
 {
-    size_t a = aad_len / 16, d = len / 16;
+    size_t a = aad_len / 16, d = (fused && len / 16 >= SIV_FUSED_BLOCKS
+                                      ? len / 16 % SIV_FUSED_BLOCKS
+                                      : len / 16);
+    d = d > 4 || !fused ? d : 4; /* the fused kernel reads K_4 .. K_1 */
     return a > d ? a : d > 0 ? d : 1;
 }
 
@@ -318,7 +333,7 @@ static void seal(const struct gcm_siv_key_state *k, const uint8_t nonce[12],
     struct siv_msg m;
     uint8_t t[16], ctr[16];
 
-    msg_start(&m, k, nonce, max_call_blocks(aad_len, len));
+    msg_start(&m, k, nonce, max_call_blocks(aad_len, len, 0));
     hash_padded(&m, aad, aad_len);
     hash_padded(&m, in, len);
     msg_tag(&m, nonce, aad_len, len, t);
@@ -342,13 +357,19 @@ static int open_msg(const struct gcm_siv_key_state *k, const uint8_t nonce[12],
     int err;
 
     memcpy(want, tag, 16); /* tag may lie in in, which out may be */
-    msg_start(&m, k, nonce, max_call_blocks(aad_len, len));
+    msg_start(&m, k, nonce,
+              max_call_blocks(aad_len, len, k->fused_dec != NULL));
     hash_padded(&m, aad, aad_len);
     ctr_init(ctr, want);
     if (k->fused_dec != NULL && left >= 16) {
         size_t done = k->fused_dec(m.rk, m.nr, m.hk, ctr, m.s, out, in,
                                    left & ~(size_t)15);
         out += done, in += done, left -= done;
+        /* a kernel that left more than a batch's worth: the powers for
+         * the chunks below (not taken by vaes-avx512's, which does every
+         * whole batch) */
+        if (left / 16 > m.hk_blocks)
+            aesir_polyval_init_upto(k->gh, m.hk, m.h, left / 16);
     }
     while (left >= 16) {
         size_t n = left / 16 < SIV_CHUNK ? left / 16 : SIV_CHUNK;

@@ -11,13 +11,33 @@
  * plaintext of batch b - 1, reloaded from out (still in L1), so the AES
  * and carry-less-multiply instructions of the two batches, which share no
  * register, overlap in the out-of-order core instead of running as two
- * passes. The hash of a batch is the POLYVAL kernel's (ghash_x86.h,
- * ghash_vpclmul_avx512.c): block i of the batch times K_(32-i) (the
- * dot-powers of H, hk + 16 i, highest first), four lanes per vpclmulqdq,
- * schoolbook products summed unreduced, the accumulator XORed into the
- * first block, one Montgomery reduction per batch. The last batch is
- * hashed after the loop; the kernel does whole batches only and returns
- * the bytes it did (gcm_siv.c does the rest).
+ * passes. The last batch is hashed after the loop; the kernel does whole
+ * batches only and returns the bytes it did (gcm_siv.c does the rest).
+ *
+ * What sets its speed on Zen 4 is the number of vector operations: a zmm
+ * vaesenc and a zmm vpclmulqdq share two pipes (the product for two
+ * cycles), and shuffles, XORs and broadcasts were measured to cost some
+ * 0.8 core cycles per 4 blocks each rather than hide under the rounds
+ * (docs/engines/vaes.md, "The bulk loop"). So the loop is built as GCM's
+ * (vaes_avx512_gcm.c) for the fewest operations per 4 blocks:
+ *
+ *  - Karatsuba products, 3 vpclmulqdq per 4 blocks instead of 4: the
+ *    key's half (K_lo ^ K_hi) of each of the 32 powers is made once per
+ *    message into a work area (the POLYVAL key changes with every nonce,
+ *    so it cannot live in the key as GCM's does), the data's halves of
+ *    two vectors in one unpack-and-XOR; products summed in pairs by
+ *    three-way XORs, unreduced over the batch;
+ *  - one reduction per 32 blocks, its two folds taken through
+ *    Karatsuba's middle sum (s5_reduce);
+ *  - for 16 batches or more the round keys broadcast once into the work
+ *    area, so that each round's key is a plain load, not a
+ *    vbroadcasti32x4 (which takes a vector pipe on Zen 4);
+ *  - no byte reversal at all: POLYVAL's blocks are GHASH's reflected
+ *    form as they are loaded, and the counter is dword 0 (below).
+ *
+ * Hash-key layout (ghash_vpclmul_avx512.c): hk + 16 i = K_(32-i), the
+ * POLYVAL dot-powers of H, highest first; a batch's vector v (blocks
+ * 4 v .. 4 v + 3) takes the four at hk + 64 v.
  *
  * Counters: the initial counter block broadcast to the four lanes, lane
  * j plus j in dword 0; each next vector is the previous plus 4 in dword 0
@@ -28,8 +48,11 @@
  * neither read nor written, and never fault); vectors past the end run
  * the rounds on counters whose output is never stored.
  *
- * Constant time: yes. Branches and masks depend on the block count only;
- * the counter (the tag, public) reaches only vpaddd.
+ * Constant time: yes, given that vaesenc and vpclmulqdq are (fixed
+ * latency on the cores that have them). Branches and masks depend on the
+ * block count only; the counter (the tag, public) reaches only vpaddd.
+ * The work area (key halves, broadcast round keys) is zeroed and the
+ * kernel's stack wiped before the entry point returns.
  */
 #define ENGINE_ISA                                                             \
     "vaes,vpclmulqdq,aes,pclmul,ssse3,avx2,avx512f,avx512bw,avx512vl"
@@ -111,8 +134,34 @@ ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
 
 /* ---- fused decryption ------------------------------------------------ */
 
+typedef __m512i vec;
+
+/* Loops over rounds, vectors and pairs unrolled in full: an array indexed
+ * by a loop variable (the round keys above all) would otherwise live on
+ * the stack, slower and leaving key material there. */
+#if defined(__clang__)
+#define S5_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define S5_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+/* Batches from which the round keys are broadcast once per call into the
+ * work area (s5_state.wide): below it the copy and its wipe cost more
+ * than the broadcasts they save (GCM's whole-message kernel draws the
+ * line at 8 KiB too). */
+#define S5_WIDE_MIN 16
+
+/* The work area the entry point gives the kernel: the 15 round keys
+ * broadcast (64 bytes each), the 32 powers of the message's POLYVAL key
+ * (K_32 .. K_1, as in the GHASH engine's table) and their Karatsuba
+ * halves. Zeroed by the kernel before it returns. */
+#define S5_KW_KEYS 0
+#define S5_KW_POWERS (64 * 15)
+#define S5_KW_HALVES (S5_KW_POWERS + 512)
+#define S5_KW_BYTES (S5_KW_HALVES + 512)
+
 /* The lane sum of a zmm. */
-ENGINE_INLINE __m128i v5_hsum(__m512i v)
+ENGINE_INLINE __m128i v5_hsum(vec v)
 {
     __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
                                  _mm512_extracti64x4_epi64(v, 1));
@@ -120,102 +169,334 @@ ENGINE_INLINE __m128i v5_hsum(__m512i v)
                          _mm256_extracti128_si256(t, 1));
 }
 
-/* acc = POLYVAL of the 32 blocks at p, continuing from acc. */
-ENGINE_INLINE __m128i v5_hash32(const uint8_t *hk, __m128i acc,
-                                const uint8_t *p)
+/* The unreduced sums of a batch's Karatsuba products. */
+struct s5_sums {
+    vec lo, mid, hi;
+};
+
+struct s5_state {
+    /* round keys: 16 bytes each, broadcast as they are loaded, or (wide)
+     * already broadcast, 64 bytes each */
+    const uint8_t *rk;
+    const uint8_t *hk; /* K_32 .. K_1, hk + 16 i = K_(32-i) (work area) */
+    const uint8_t *hh; /* their halves: hh + 64 v for hk + 64 v */
+    int wide;
+    vec c;       /* the next counters: lanes +0..+3 in dword 0 */
+    __m128i acc; /* the POLYVAL state */
+};
+
+/* A pointer the compiler cannot see through: laundered once per batch, it
+ * keeps the key loads inside the loop (hoisted, 15 keys and 8 halves
+ * would not fit in the registers and were spilled: slower, and key
+ * material in dead frames). */
+ENGINE_INLINE const uint8_t *s5_opaque(const uint8_t *p)
 {
-    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-    for (unsigned v = 0; v < 8; v++) {
-        __m512i d = _mm512_loadu_si512(p + 64 * v);
-        __m512i k = _mm512_loadu_si512(hk + 64 * v);
-        if (v == 0)
-            d = _mm512_xor_si512(d, _mm512_zextsi128_si512(acc));
-        lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(d, k, 0x00));
-        hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(d, k, 0x11));
-        mid = _mm512_ternarylogic_epi64(
-            mid, _mm512_clmulepi64_epi128(d, k, 0x01),
-            _mm512_clmulepi64_epi128(d, k, 0x10), 0x96);
-    }
-    lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
-    hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
-    return gx_reduce(v5_hsum(lo), v5_hsum(hi));
+    __asm__("" : "+r"(p));
+    return p;
 }
 
-/* Whole batches of 32 blocks of len; nr a constant once inlined. */
-ENGINE_INLINE size_t v5_siv_dec(const uint8_t *rk, const unsigned nr,
-                                const uint8_t *hk, uint8_t ctr[16],
-                                uint8_t s[16], uint8_t *out, const uint8_t *in,
-                                size_t len)
+ENGINE_INLINE vec s5_key(const struct s5_state *s, unsigned r)
 {
-    const __m512i four =
-        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
-    size_t nbat = len / 512;
+    if (s->wide)
+        return _mm512_load_si512((const void *)(s->rk + 64 * (size_t)r));
+    return v5_key(s->rk, r);
+}
+
+/*
+ * The products of data vectors v and w of the batch at p (the
+ * accumulator added into vector 0) with the powers at hk + 64 v and
+ * hk + 64 w, added into a (first: a starts here). Karatsuba, three
+ * products per vector: low halves, high halves, and (d_lo ^ d_hi) times
+ * (k_lo ^ k_hi), the key's half taken from the table (s->hh) and the
+ * data's halves of both vectors made in one: unpacklo ^ unpackhi puts
+ * v's in qword 0 and w's in qword 1 of each lane, which the immediates
+ * 0x00 and 0x01 select. The sums take one three-way XOR per pair.
+ */
+ENGINE_INLINE void s5_pair(struct s5_sums *a, const struct s5_state *s,
+                           const uint8_t *p, unsigned v, unsigned w,
+                           const int first)
+{
+    vec dv = _mm512_loadu_si512(p + 64 * v),
+        dw = _mm512_loadu_si512(p + 64 * w);
+    const vec kv = _mm512_load_si512((const void *)(s->hk + 64 * v));
+    const vec kw = _mm512_load_si512((const void *)(s->hk + 64 * w));
+    const vec hv = _mm512_load_si512((const void *)(s->hh + 64 * v));
+    const vec hw = _mm512_load_si512((const void *)(s->hh + 64 * w));
+    vec m, lo0, lo1, hi0, hi1, mi0, mi1;
+
+    if (v == 0)
+        dv = _mm512_xor_si512(dv, _mm512_zextsi128_si512(s->acc));
+    if (w == 0)
+        dw = _mm512_xor_si512(dw, _mm512_zextsi128_si512(s->acc));
+    m = _mm512_xor_si512(_mm512_unpacklo_epi64(dv, dw),
+                         _mm512_unpackhi_epi64(dv, dw));
+    lo0 = _mm512_clmulepi64_epi128(dv, kv, 0x00);
+    hi0 = _mm512_clmulepi64_epi128(dv, kv, 0x11);
+    mi0 = _mm512_clmulepi64_epi128(m, hv, 0x00);
+    lo1 = _mm512_clmulepi64_epi128(dw, kw, 0x00);
+    hi1 = _mm512_clmulepi64_epi128(dw, kw, 0x11);
+    mi1 = _mm512_clmulepi64_epi128(m, hw, 0x01);
+    if (first) {
+        a->lo = _mm512_xor_si512(lo0, lo1);
+        a->hi = _mm512_xor_si512(hi0, hi1);
+        a->mid = _mm512_xor_si512(mi0, mi1);
+    } else {
+        a->lo = _mm512_ternarylogic_epi64(a->lo, lo0, lo1, 0x96);
+        a->hi = _mm512_ternarylogic_epi64(a->hi, hi0, hi1, 0x96);
+        a->mid = _mm512_ternarylogic_epi64(a->mid, mi0, mi1, 0x96);
+    }
+}
+
+/* Pair j (0..3) of a batch: vectors 1-2, 3-4, 5-6, then 7 and 0, so that
+ * vector 0, which waits for the previous batch's reduction, comes last. */
+ENGINE_INLINE void s5_hash_pair(struct s5_sums *a, const struct s5_state *s,
+                                const uint8_t *p, unsigned j)
+{
+    s5_pair(a, s, p, 2 * j + 1, (2 * j + 2) % 8, j == 0);
+}
+
+/*
+ * The reduced sum of a batch, the next POLYVAL state: the lanes added,
+ * Karatsuba's middle corrected by the low and high sums, and the
+ * reduction's two folds (ghash_x86.h, gx_reduce: the low qword times
+ * 0xc2 << 56, added to the swapped value) taken through the middle rather
+ * than after folding the middle into the low and high halves: the first
+ * fold adds the swapped low sum and its product into the middle, the
+ * second the swapped middle and its product into the high sum. The
+ * middle's qwords so land where the two shifts would have put them
+ * (the order of E. Biggers' aes-gcm-avx10-x86_64.S in Linux).
+ */
+ENGINE_INLINE __m128i s5_reduce(const struct s5_sums *a)
+{
+    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
+    const __m128i lo = v5_hsum(a->lo), hi = v5_hsum(a->hi);
+    __m128i mid = _mm_ternarylogic_epi64(v5_hsum(a->mid), lo, hi, 0x96);
+    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
+                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
+    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
+                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
+}
+
+/* Lane-wise a b, reduced (four independent POLYVAL products; the folds
+ * as in s5_reduce, the middle the sum of the two cross products). */
+ENGINE_INLINE vec s5_mul(vec a, vec b)
+{
+    const vec c = _mm512_set1_epi64((long long)0xc200000000000000u);
+    const vec lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+    const vec hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+    vec mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
+                               _mm512_clmulepi64_epi128(a, b, 0x10));
+    mid =
+        _mm512_ternarylogic_epi64(mid, _mm512_shuffle_epi32(lo, 0x4e),
+                                  _mm512_clmulepi64_epi128(lo, c, 0x00), 0x96);
+    return _mm512_ternarylogic_epi64(hi, _mm512_shuffle_epi32(mid, 0x4e),
+                                     _mm512_clmulepi64_epi128(mid, c, 0x00),
+                                     0x96);
+}
+
+/* Lane 0 of v in all four lanes. */
+ENGINE_INLINE vec s5_lane0(vec v)
+{
+    return _mm512_broadcast_i32x4(_mm512_castsi512_si128(v));
+}
+
+/*
+ * The 32 powers and their halves into the work area, from K_4 .. K_1
+ * (the last 64 bytes of hk, which every POLYVAL set-up of the GHASH
+ * engine writes: gcm_siv.c asks it for no more than its own calls need).
+ * Group g[j] holds K_(4j+4) .. K_(4j+1): g[1] = g[0] K_4, then g[2], g[3]
+ * = g[0], g[1] times K_8, then g[4..7] = g[0..3] times K_16: three
+ * dependent products, which the rounds of the first batch (no hash) run
+ * beside, where the same work done before the kernel was some 100 TSC
+ * cycles on the message's critical path.
+ */
+ENGINE_INLINE void s5_powers(uint8_t *kw, const uint8_t *hk)
+{
+    vec g[8], m;
+    g[0] = _mm512_loadu_si512(hk + 448);
+    g[1] = s5_mul(g[0], s5_lane0(g[0]));
+    m = s5_lane0(g[1]); /* K_8 */
+    g[2] = s5_mul(g[0], m);
+    g[3] = s5_mul(g[1], m);
+    m = s5_lane0(g[3]); /* K_16 */
+    S5_UNROLL
+    for (unsigned j = 0; j < 4; j++)
+        g[4 + j] = s5_mul(g[j], m);
+    S5_UNROLL
+    for (unsigned j = 0; j < 8; j++) {
+        _mm512_store_si512((void *)(kw + S5_KW_POWERS + 64 * (7 - j)), g[j]);
+        _mm512_store_si512(
+            (void *)(kw + S5_KW_HALVES + 64 * (7 - j)),
+            _mm512_xor_si512(g[j], _mm512_shuffle_epi32(g[j], _MM_PERM_BADC)));
+    }
+}
+
+/*
+ * One batch: 32 counter blocks through the rounds, the last round XORed
+ * with in, stored at out; with hash (a constant), the plaintext of the
+ * previous batch (prev, written by the last call, still in L1) hashed
+ * beside the rounds, its four pairs spread over the middle rounds (pair
+ * j after round 1 + 2 j (nr - 1) / 8), so that each round's vaesencs
+ * come with their share of products. The reduction follows the last
+ * round: the next batch needs it only for its last pair.
+ */
+ENGINE_INLINE void s5_batch(struct s5_state *s, const unsigned nr, uint8_t *out,
+                            const uint8_t *in, const uint8_t *prev,
+                            const int hash)
+{
+    const vec four = _mm512_set4_epi32(0, 0, 0, 4);
+    vec x[8], k;
+    struct s5_sums a;
+
+    s->rk = s5_opaque(s->rk);
+    s->hk = s5_opaque(s->hk);
+    s->hh = s5_opaque(s->hh);
+    k = s5_key(s, 0);
+    S5_UNROLL
+    for (unsigned i = 0; i < 8; i++) {
+        x[i] = _mm512_xor_si512(s->c, k);
+        s->c = _mm512_add_epi32(s->c, four);
+    }
+    S5_UNROLL
+    for (unsigned r = 1; r < nr; r++) {
+        k = s5_key(s, r);
+        S5_UNROLL
+        for (unsigned i = 0; i < 8; i++)
+            x[i] = _mm512_aesenc_epi128(x[i], k);
+        if (hash) {
+            S5_UNROLL
+            for (unsigned j = 0; j < 4; j++)
+                if (1 + 2 * j * (nr - 1) / 8 == r)
+                    s5_hash_pair(&a, s, prev, j);
+        }
+    }
+    k = s5_key(s, nr);
+    S5_UNROLL
+    for (unsigned i = 0; i < 8; i++)
+        x[i] = _mm512_aesenclast_epi128(
+            x[i], _mm512_xor_si512(k, _mm512_loadu_si512(in + 64 * i)));
+    if (hash)
+        s->acc = s5_reduce(&a);
+    S5_UNROLL
+    for (unsigned i = 0; i < 8; i++)
+        _mm512_storeu_si512(out + 64 * i, x[i]);
+}
+
+/* The hash of the last batch, alone. */
+ENGINE_INLINE void s5_hash_last(struct s5_state *s, const uint8_t *p)
+{
+    struct s5_sums a;
+    S5_UNROLL
+    for (unsigned j = 0; j < 4; j++)
+        s5_hash_pair(&a, s, p, j);
+    s->acc = s5_reduce(&a);
+}
+
+/*
+ * nbat >= 1 whole batches; nr and wide constants. The work area kw gets
+ * the powers and their halves (8 shuffles and 8 XORs per message, where
+ * making them in the loop would cost two operations per vector) and,
+ * wide, the broadcast round keys; it is zeroed before the return.
+ */
+ENGINE_INLINE void s5_dec(const uint8_t *rk, const unsigned nr,
+                          const uint8_t *hk, uint8_t ctr[16], uint8_t s[16],
+                          uint8_t *out, const uint8_t *in, size_t nbat,
+                          uint8_t *kw, const int wide)
+{
+    struct s5_state st;
     __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)ctr);
-    __m128i acc = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m512i c = _mm512_add_epi32(
+
+    s5_powers(kw, hk);
+    if (wide) {
+        S5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512((void *)(kw + S5_KW_KEYS + 64 * r),
+                               v5_key(rk, r));
+    }
+    st.rk = wide ? kw + S5_KW_KEYS : rk;
+    st.wide = wide;
+    st.hk = kw + S5_KW_POWERS;
+    st.hh = kw + S5_KW_HALVES;
+    st.acc = _mm_loadu_si128((const __m128i *)(const void *)s);
+    st.c = _mm512_add_epi32(
         _mm512_broadcast_i32x4(c0),
         _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
 
-    for (size_t b = 0; b < nbat; b++) {
-        __m512i x[8], k = v5_key(rk, 0);
-        for (unsigned i = 0; i < 8; i++) {
-            x[i] = _mm512_xor_si512(c, k);
-            c = _mm512_add_epi32(c, four);
-        }
-        /* the previous batch's plaintext, hashed beside these rounds */
-        if (b > 0)
-            acc = v5_hash32(hk, acc, out + 512 * (b - 1));
-        for (unsigned r = 1; r < nr; r++) {
-            k = v5_key(rk, r);
-            for (unsigned i = 0; i < 8; i++)
-                x[i] = _mm512_aesenc_epi128(x[i], k);
-        }
-        k = v5_key(rk, nr);
-        for (unsigned i = 0; i < 8; i++)
-            x[i] = _mm512_aesenclast_epi128(
-                x[i],
-                _mm512_xor_si512(k, _mm512_loadu_si512(in + 512 * b + 64 * i)));
-        for (unsigned i = 0; i < 8; i++)
-            _mm512_storeu_si512(out + 512 * b + 64 * i, x[i]);
-    }
-    if (nbat > 0)
-        acc = v5_hash32(hk, acc, out + 512 * (nbat - 1));
-    _mm_storeu_si128((__m128i *)(void *)s, acc);
+    s5_batch(&st, nr, out, in, NULL, 0);
+    for (size_t b = 1; b < nbat; b++)
+        s5_batch(&st, nr, out + 512 * b, in + 512 * b, out + 512 * (b - 1), 1);
+    s5_hash_last(&st, out + 512 * (nbat - 1));
+
+    _mm_storeu_si128((__m128i *)(void *)s, st.acc);
     c0 = _mm_add_epi32(c0, _mm_cvtsi32_si128((int)(uint32_t)(32 * nbat)));
     _mm_storeu_si128((__m128i *)(void *)ctr, c0);
+    S5_UNROLL
+    for (unsigned v = 0; v < 16; v++)
+        _mm512_store_si512((void *)(kw + S5_KW_POWERS + 64 * v),
+                           _mm512_setzero_si512());
+    if (wide) {
+        S5_UNROLL
+        for (unsigned r = 0; r <= nr; r++)
+            _mm512_store_si512((void *)(kw + S5_KW_KEYS + 64 * r),
+                               _mm512_setzero_si512());
+    }
+}
+
+/* One function per key size and key form: nr a constant, the rounds
+ * unrolled, every key a register. */
+#define S5_FN(name, nr, wide)                                                  \
+    __attribute__((noinline)) ENGINE_FN void name(                             \
+        const uint8_t *rk, const uint8_t *hk, uint8_t ctr[16], uint8_t s[16],  \
+        uint8_t *out, const uint8_t *in, size_t nbat, uint8_t *kw)             \
+    {                                                                          \
+        s5_dec(rk, nr, hk, ctr, s, out, in, nbat, kw, wide);                   \
+    }
+S5_FN(s5_dec10, 10, 0)
+S5_FN(s5_dec12, 12, 0)
+S5_FN(s5_dec14, 14, 0)
+S5_FN(s5_dec10w, 10, 1)
+S5_FN(s5_dec12w, 12, 1)
+S5_FN(s5_dec14w, 14, 1)
+
+/* The kernels' frames (-fstack-usage, -O3): gcc 12 24..88 bytes, clang 14
+ * 64; gcc keeps the POLYVAL state (and the reduction constant) in its
+ * red zone across the loop, clang the counter block. What they leave is
+ * wiped after the call: the larger frame plus 256 (stack_wipe.h's rule)
+ * and the red zone, rounded up (test_residue checks it for both
+ * compilers). */
+#define S5_STACK 512
+
+size_t aesir_vaes_avx512_gcmsiv_dec(const void *rkv, unsigned nr,
+                                    const void *hkv, uint8_t ctr[16],
+                                    uint8_t s[16], uint8_t *out,
+                                    const uint8_t *in, size_t len)
+{
+    const uint8_t *rk = ENGINE_RK(rkv), *hk = (const uint8_t *)hkv;
+    const size_t nbat = len / 512;
+    /* the kernel's work area, here so that it lies above the kernel's
+     * frame; the kernel zeroes it */
+    _Alignas(64) uint8_t kw[S5_KW_BYTES];
+
+    if (nbat == 0)
+        return 0;
+    if (nbat >= S5_WIDE_MIN) {
+        if (nr == 10)
+            s5_dec10w(rk, hk, ctr, s, out, in, nbat, kw);
+        else if (nr == 12)
+            s5_dec12w(rk, hk, ctr, s, out, in, nbat, kw);
+        else
+            s5_dec14w(rk, hk, ctr, s, out, in, nbat, kw);
+    } else {
+        if (nr == 10)
+            s5_dec10(rk, hk, ctr, s, out, in, nbat, kw);
+        else if (nr == 12)
+            s5_dec12(rk, hk, ctr, s, out, in, nbat, kw);
+        else
+            s5_dec14(rk, hk, ctr, s, out, in, nbat, kw);
+    }
+    __asm__ volatile("" : : "r"(kw) : "memory");
+    aesir_wipe_stack(S5_STACK);
     return 512 * nbat;
-}
-
-ENGINE_FN size_t v5_siv_dec10(const void *rk, const void *hk, uint8_t ctr[16],
-                              uint8_t s[16], uint8_t *out, const uint8_t *in,
-                              size_t len)
-{
-    return v5_siv_dec(ENGINE_RK(rk), 10, hk, ctr, s, out, in, len);
-}
-
-ENGINE_FN size_t v5_siv_dec12(const void *rk, const void *hk, uint8_t ctr[16],
-                              uint8_t s[16], uint8_t *out, const uint8_t *in,
-                              size_t len)
-{
-    return v5_siv_dec(ENGINE_RK(rk), 12, hk, ctr, s, out, in, len);
-}
-
-ENGINE_FN size_t v5_siv_dec14(const void *rk, const void *hk, uint8_t ctr[16],
-                              uint8_t s[16], uint8_t *out, const uint8_t *in,
-                              size_t len)
-{
-    return v5_siv_dec(ENGINE_RK(rk), 14, hk, ctr, s, out, in, len);
-}
-
-size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
-                                    uint8_t ctr[16], uint8_t s[16],
-                                    uint8_t *out, const uint8_t *in, size_t len)
-{
-    if (nr == 10)
-        return v5_siv_dec10(rk, hk, ctr, s, out, in, len);
-    if (nr == 12)
-        return v5_siv_dec12(rk, hk, ctr, s, out, in, len);
-    return v5_siv_dec14(rk, hk, ctr, s, out, in, len);
 }
 
 void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],

@@ -29,7 +29,10 @@ void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],
                                uint8_t *out, const uint8_t *in, size_t nblocks);
 
 /* vaes-avx512's fused decryption (aesir_gcmsiv_dec_fn) for the key
- * layout of its partner ghash-vpclmul-avx512. */
+ * layout of its partner ghash-vpclmul-avx512. It does whole batches of
+ * 32 blocks (GCM_SIV_FUSED_BLOCKS, gcm_siv.c) and reads only K_4 .. K_1
+ * of hk (its last 64 bytes, written by every POLYVAL set-up of that
+ * engine): it makes the other powers itself, beside its first rounds. */
 size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
                                     uint8_t ctr[16], uint8_t s[16],
                                     uint8_t *out, const uint8_t *in,
