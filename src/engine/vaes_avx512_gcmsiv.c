@@ -62,7 +62,6 @@
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
-#include "ghash_x86.h"
 
 ENGINE_INLINE __m512i v5_key(const uint8_t *rk, unsigned r)
 {
