@@ -30,7 +30,7 @@ struct aegis_key_state {
     uint32_t magic;
     int32_t variant;
     uint32_t path;
-    uint32_t nbytes; /* key and nonce bytes of the variant */
+    uint32_t pad_;
     uint8_t key[32];
 };
 _Static_assert(sizeof(struct aegis_key_state) <= sizeof(aesir_aegis_key),
