@@ -1332,6 +1332,35 @@ static void test_misuse(void)
     tag[0] ^= 1;
     T(aesir_aegis_open_detached(&k, nonce, 16, NULL, 0, NULL, tag, 16, NULL,
                                 0) == AESIR_E_AUTH);
+    /* the appended forms' edges, which the one-expression test of a
+     * valid call (aegis.c good_args) must let through or send to the
+     * checks one at a time: an empty message (NULL in, NULL out), an
+     * output one byte short */
+    {
+        uint8_t sealed[64];
+        T(aesir_aegis_seal(&k, nonce, 16, NULL, 0, sealed, 16, &ol, NULL, 0,
+                           16) == AESIR_OK &&
+          ol == 16);
+        T(aesir_aegis_open(&k, nonce, 16, NULL, 0, NULL, 0, &ol, sealed, 16,
+                           16) == AESIR_OK &&
+          ol == 0);
+        sealed[3] ^= 1;
+        ol = 7;
+        T(aesir_aegis_open(&k, nonce, 16, NULL, 0, NULL, 0, &ol, sealed, 16,
+                           16) == AESIR_E_AUTH &&
+          ol == 0);
+        T(aesir_aegis_seal(&k, nonce, 16, NULL, 0, sealed, 47, &ol, in, 16,
+                           32) == AESIR_E_OUTPUT_SIZE);
+        T(aesir_aegis_seal(&k, nonce, 16, NULL, 0, sealed, 48, &ol, in, 16,
+                           32) == AESIR_OK &&
+          ol == 48);
+        T(aesir_aegis_open(&k, nonce, 16, NULL, 0, out + 64, 15, &ol, sealed,
+                           48, 32) == AESIR_E_OUTPUT_SIZE);
+        T(aesir_aegis_open(&k, nonce, 16, NULL, 0, out + 64, 16, &ol, sealed,
+                           48, 32) == AESIR_OK &&
+          ol == 16 && memcmp(out + 64, in, 16) == 0);
+        memset(out + 64, 0xaa, 16);
+    }
     /* cleared, misaligned */
     aesir_aegis_clear(&k);
     T(aesir_aegis_seal(&k, nonce, 16, NULL, 0, out, sizeof(out), &ol, in, 16,

@@ -1,25 +1,58 @@
 /*
  * pwr8_be_check.c -- a freestanding check of pwr8's XTS and AEGIS hooks
- * (pwr8_xts.c, pwr8_aegis.c) on big-endian ppc64, which has no C library
- * in Debian's cross toolchains, so the test suite cannot run there; see
- * tools/pwr8_be_check.sh, which builds it with `powerpc-linux-gnu-gcc
- * -m64 -mcpu=power8 -nostdlib` and runs it under qemu-ppc64 -cpu power8.
+ * (pwr8_xts.c, pwr8_aegis.c) and of the AEGIS API on them (aegis.c) on
+ * big-endian ppc64, which has no C library in Debian's cross toolchains,
+ * so the test suite cannot run there; see tools/pwr8_be_check.sh, which
+ * builds it with `powerpc-linux-gnu-gcc -m64 -mcpu=power8 -nostdlib` and
+ * runs it under qemu-ppc64 -cpu power8.
  *
  * XTS: xts_enc and xts_dec on 1..40 blocks and all key sizes against
  * pwr8's ECB with a byte-wise tweak doubling (IEEE 1619 5.2), the
  * returned tweak included. AEGIS: every vector of draft-irtf-cfrg-aegis-
  * aead Appendix A with a message (tests/test_aegis.c's table, copied in
  * by the script), both tag lengths, both directions. aes_round: the
- * round key is XORed last and the states are independent. Exit status
- * 0 when all pass. No libc: write/exit by system call, and the string
- * functions the engine files call written out here.
+ * round key is XORed last and the states are independent.
+ *
+ * The AEGIS API (src/aead/aegis.c linked in, the engine registry
+ * replaced by pwr8 below): the incremental calls (aesir_aegis_start ..
+ * finish / verify), which run whole blocks on pwr8's aegis_update and
+ * Init, partial blocks and Finalize on the generic code over pwr8's
+ * round: every vector of Appendix A in pieces of 1, 3, 16, 17, 31, 32,
+ * 33, 64 and 100 bytes and whole, sealed and opened (the failing
+ * vectors must fail); random messages of every variant in random pieces
+ * against the one-shot kernel; the one-shot API's seal and open, a
+ * flipped tag bit refused with the output zeroed. Exit status 0 when all
+ * pass. No libc: write/exit by system call, and the string functions
+ * the engine files call written out here.
  */
 #include "internal.h"
 #include "aesir.h"
+#include "aegis.h"
 
 uint32_t aesir_cpu_features(void)
 {
     return AESIR_CPU_POWER8;
+}
+/* aegis.c's view of the engine registry: pwr8, whatever the name. */
+const struct aesir_engine *aesir_engine_pwr8(void);
+int aesir_engine_index(const char *name)
+{
+    (void)name;
+    return 0;
+}
+const struct aesir_engine *aesir_engine_checked(int i, int *err)
+{
+    (void)i;
+    *err = AESIR_OK;
+    return aesir_engine_pwr8();
+}
+int aesir_ct_compare(const void *a, const void *b, size_t n)
+{
+    const unsigned char *p = a, *q = b;
+    unsigned char d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= p[i] ^ q[i];
+    return d != 0 ? -1 : 0;
 }
 void *memset(void *d, int c, size_t n)
 {
@@ -106,16 +139,202 @@ static void dbl(uint8_t t[16]) /* IEEE 1619 5.2, byte-wise */
     if (c)
         t[0] ^= 0x87;
 }
-const struct aesir_engine *aesir_engine_pwr8(void);
 static _Alignas(16) uint8_t rk[256];
 static uint8_t in[16 * 40], out[16 * 40], ref[16 * 40], back[16 * 40];
+
+static unsigned fails, runs;
+static void check(int ok, const char *what, const char *sec)
+{
+    runs++;
+    if (!ok) {
+        fails++;
+        put(what);
+        put(" FAIL ");
+        put(sec);
+        put("\n");
+    }
+}
+
+/* ---- the AEGIS API on pwr8 (aegis.c) ------------------------------- */
+
+#define WHOLE ((size_t)-1)
+/* The next piece of a message with left bytes to go: step bytes, or
+ * (step 0) a random length, zero included. */
+static size_t piece(size_t step, size_t left)
+{
+    size_t n = step;
+    if (step == 0)
+        n = rnd() & 1 ? rnd() % 40 : (size_t)rnd() * 3 % 257;
+    return n < left ? n : left;
+}
+
+static aesir_aegis ictx;
+
+static int inc_seal(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
+                    const uint8_t *ad, size_t adl, uint8_t *out,
+                    const uint8_t *msg, size_t ml, uint8_t *tag, size_t tl,
+                    size_t step)
+{
+    size_t i, n;
+    if (aesir_aegis_start(&ictx, k, nonce, nl) != AESIR_OK)
+        return -1;
+    for (i = 0; i < adl; i += n)
+        if (aesir_aegis_aad(&ictx, ad + i, n = piece(step, adl - i)) !=
+            AESIR_OK)
+            return -1;
+    for (i = 0; i < ml; i += n)
+        if (aesir_aegis_encrypt_update(&ictx, out + i, msg + i,
+                                       n = piece(step, ml - i)) != AESIR_OK)
+            return -1;
+    return aesir_aegis_finish(&ictx, tag, tl);
+}
+
+/* verify's verdict (AESIR_OK, AESIR_E_AUTH), or -1 for another error */
+static int inc_open(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
+                    const uint8_t *ad, size_t adl, uint8_t *out,
+                    const uint8_t *ct, size_t ml, const uint8_t *tag, size_t tl,
+                    size_t step)
+{
+    size_t i, n;
+    if (aesir_aegis_start(&ictx, k, nonce, nl) != AESIR_OK)
+        return -1;
+    for (i = 0; i < adl; i += n)
+        if (aesir_aegis_aad(&ictx, ad + i, n = piece(step, adl - i)) !=
+            AESIR_OK)
+            return -1;
+    for (i = 0; i < ml; i += n)
+        if (aesir_aegis_decrypt_update_unverified(
+                &ictx, out + i, ct + i, n = piece(step, ml - i)) != AESIR_OK)
+            return -1;
+    return aesir_aegis_verify(&ictx, tag, tl);
+}
+
+/* A key of variant on pwr8 whose one-shot calls take pwr8's kernel and
+ * whose incremental blocks its aegis_update. */
+static int key_on_pwr8(aesir_aegis_key *k, const struct aesir_engine *e,
+                       int variant, const uint8_t *key, const char *sec)
+{
+    const struct aegis_key_state *ks =
+        (const struct aegis_key_state *)(const void *)k->opaque;
+    int ok = aesir_aegis_init(k, variant, key,
+                              aesir_aegis_key_bytes(variant)) == AESIR_OK;
+    check(ok && ks->kernel == e->aegis && ks->update == e->aegis_update &&
+              ks->update != NULL,
+          "AEGIS key path", sec);
+    return ok;
+}
+
+/* Appendix A through the incremental API, in pieces of every size of
+ * steps; the vectors that must fail, fail. */
+static void inc_vectors(const struct aesir_engine *e)
+{
+    static const size_t steps[] = {1, 3, 16, 17, 31, 32, 33, 64, 100, WHOLE};
+    static aesir_aegis_key k;
+    static uint8_t key[32], nonce[32], ad[64], msg[128], ct[128], c[128],
+        tg[32], tag[32];
+    for (size_t v = 0; v < sizeof(tvs) / sizeof(tvs[0]); v++) {
+        const size_t nl = aesir_aegis_nonce_bytes(tvs[v].variant);
+        size_t adl, ml;
+        unhex(key, tvs[v].key);
+        unhex(nonce, tvs[v].nonce);
+        adl = unhex(ad, tvs[v].ad);
+        ml = unhex(ct, tvs[v].ct);
+        if (tvs[v].msg != NULL)
+            unhex(msg, tvs[v].msg);
+        if (!key_on_pwr8(&k, e, tvs[v].variant, key, tvs[v].sec))
+            continue;
+        for (size_t tl = 16; tl <= 32; tl += 16) {
+            unhex(tg, tl == 16 ? tvs[v].tag128 : tvs[v].tag256);
+            for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+                if (tvs[v].msg != NULL) {
+                    memset(c, 0xa5, sizeof(c));
+                    check(inc_seal(&k, nonce, nl, ad, adl, c, msg, ml, tag, tl,
+                                   steps[s]) == AESIR_OK &&
+                              !memcmp(c, ct, ml) && !memcmp(tag, tg, tl),
+                          "AEGIS incremental enc", tvs[v].sec);
+                }
+                memset(c, 0xa5, sizeof(c));
+                check(inc_open(&k, nonce, nl, ad, adl, c, ct, ml, tg, tl,
+                               steps[s]) ==
+                              (tvs[v].msg != NULL ? AESIR_OK : AESIR_E_AUTH) &&
+                          (tvs[v].msg == NULL || !memcmp(c, msg, ml)),
+                      "AEGIS incremental dec", tvs[v].sec);
+            }
+        }
+        aesir_aegis_clear(&k);
+    }
+}
+
+/* Random keys, nonces, AAD and messages of every variant: the
+ * incremental API in random pieces and the one-shot API against pwr8's
+ * kernel called directly; a flipped tag bit is refused. */
+static void inc_random(const struct aesir_engine *e)
+{
+    static const int vars[] = {AESIR_AEGIS_128L,  AESIR_AEGIS_256,
+                               AESIR_AEGIS_128X2, AESIR_AEGIS_128X4,
+                               AESIR_AEGIS_256X2, AESIR_AEGIS_256X4};
+    static const char *const names[] = {"128L",  "256",   "128X2",
+                                        "128X4", "256X2", "256X4"};
+    static aesir_aegis_key k;
+    static uint8_t key[32], nonce[32], ad[300], msg[700], c1[700], c2[700],
+        p[700], t1[32], t2[32];
+    for (unsigned vi = 0; vi < 6; vi++) {
+        const int var = vars[vi];
+        const size_t nl = aesir_aegis_nonce_bytes(var);
+        for (unsigned n = 0; n < 24; n++) {
+            const size_t adl = ((size_t)rnd() << 8 | rnd()) % 300;
+            const size_t ml = ((size_t)rnd() << 8 | rnd()) % 700;
+            const size_t tl = rnd() & 1 ? 32 : 16;
+            int r;
+            for (size_t i = 0; i < 32; i++)
+                key[i] = rnd(), nonce[i] = rnd();
+            for (size_t i = 0; i < adl; i++)
+                ad[i] = rnd();
+            for (size_t i = 0; i < ml; i++)
+                msg[i] = rnd();
+            if (!key_on_pwr8(&k, e, var, key, names[vi]))
+                continue;
+            r = e->aegis(var, key, nonce, ad, adl, c1, msg, ml, t1, tl, 0);
+            check(r == 0 &&
+                      inc_seal(&k, nonce, nl, ad, adl, c2, msg, ml, t2, tl,
+                               0) == AESIR_OK &&
+                      !memcmp(c1, c2, ml) && !memcmp(t1, t2, tl),
+                  "AEGIS incremental random enc", names[vi]);
+            check(inc_open(&k, nonce, nl, ad, adl, p, c1, ml, t1, tl, 0) ==
+                          AESIR_OK &&
+                      !memcmp(p, msg, ml),
+                  "AEGIS incremental random dec", names[vi]);
+            check(aesir_aegis_seal_detached(&k, nonce, nl, ad, adl, c2, t2, tl,
+                                            msg, ml) == AESIR_OK &&
+                      !memcmp(c1, c2, ml) && !memcmp(t1, t2, tl) &&
+                      aesir_aegis_open_detached(&k, nonce, nl, ad, adl, p, t1,
+                                                tl, c1, ml) == AESIR_OK &&
+                      !memcmp(p, msg, ml),
+                  "AEGIS one-shot API", names[vi]);
+            t1[rnd() % tl] ^= (uint8_t)(1u << (rnd() % 8));
+            check(inc_open(&k, nonce, nl, ad, adl, p, c1, ml, t1, tl, 0) ==
+                      AESIR_E_AUTH,
+                  "AEGIS incremental random forged", names[vi]);
+            memset(p, 0xa5, ml);
+            r = aesir_aegis_open_detached(&k, nonce, nl, ad, adl, p, t1, tl, c1,
+                                          ml);
+            {
+                unsigned char z = 0;
+                for (size_t i = 0; i < ml; i++)
+                    z |= p[i];
+                check(r == AESIR_E_AUTH && z == 0, "AEGIS one-shot forged",
+                      names[vi]);
+            }
+            aesir_aegis_clear(&k);
+        }
+    }
+}
 
 void _start(void);
 void _start(void)
 {
     const struct aesir_engine *e = aesir_engine_pwr8();
-    unsigned fails = 0, runs = 0;
-    if (!e || !e->xts_enc || !e->aegis || !e->aes_round) {
+    if (!e || !e->xts_enc || !e->aegis || !e->aegis_update || !e->aes_round) {
         put("no hooks\n");
         sys3(1, 2, 0, 0);
     }
@@ -202,6 +421,8 @@ void _start(void)
                 break;
             }
     }
+    inc_vectors(e);
+    inc_random(e);
     put(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "pwr8, big-endian: "
                                                : "pwr8, little-endian: ");
     putn(runs);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # pwr8_be_check.sh -- runs tools/pwr8_be_check.c: pwr8's XTS and AEGIS
-# hooks on big-endian ppc64 (POWER8), freestanding, under qemu-ppc64.
+# hooks and the AEGIS API on them (src/aead/aegis.c: one-shot and
+# incremental) on big-endian ppc64 (POWER8), freestanding, under
+# qemu-ppc64.
 # Needs powerpc-linux-gnu-gcc (its -m64 mode: the headers lack only the
 # 64-bit glibc stubs, supplied empty here, as nothing is linked from
 # glibc) and qemu-ppc64. Usage: tools/pwr8_be_check.sh [workdir]
@@ -24,7 +26,7 @@ cf="-m64 -mcpu=power8 -O2 -Wall -Wextra -Werror -fno-stack-protector
     -I$top/src/aead"
 objs=
 for f in src/engine/pwr8.c src/engine/pwr8_xts.c src/engine/pwr8_aegis.c \
-    tools/pwr8_be_check.c; do
+    src/aead/aegis.c tools/pwr8_be_check.c; do
     o="$w/$(basename "$f" .c).o"
     # shellcheck disable=SC2086
     $cc $cf -c "$top/$f" -o "$o"

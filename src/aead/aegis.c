@@ -460,21 +460,24 @@ int aesir_aegis_seal_detached(const aesir_aegis_key *key, const uint8_t *nonce,
     return AESIR_OK;
 }
 
-int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
-                              size_t nonce_len, const uint8_t *aad,
-                              size_t aad_len, uint8_t *out, const uint8_t *tag,
-                              size_t tag_len, const uint8_t *in, size_t len)
+/* Open once the arguments are checked: the verdict, out zeroed on
+ * failure. aesir_aegis_open comes here directly: through
+ * aesir_aegis_open_detached it made every check twice and one more call
+ * (AEGIS-128L opens of 64 and 576 bytes 92 -> 84 and 161 -> 155 TSC
+ * cycles, Zen 4, medians of 3). Inline in both: as a call of its own (9
+ * arguments, 3 on the stack) it made the detached open 4-8 cycles
+ * slower. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int
+open_checked(const struct aegis_key_state *k, const uint8_t *nonce,
+             const uint8_t *aad, size_t aad_len, uint8_t *out,
+             const uint8_t *tag, size_t tag_len, const uint8_t *in, size_t len)
 {
-    const struct aegis_key_state *k = key_state(key);
     uint8_t t[32], want[32];
-    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
+    int err;
 
-    if (err != AESIR_OK)
-        return err;
-    if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
-        return AESIR_E_ARGUMENT;
-    if (!aesir_at_most(len, AEGIS_MAX_LEN))
-        return AESIR_E_INPUT_LENGTH;
     /* the tag may lie in out's way (in place, appended): read it first
      * (two fixed sizes: moves, not a call to memcpy) */
     if (tag_len == 16)
@@ -485,6 +488,23 @@ int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
     err = aead_verdict_words(t, want, tag_len);
     aesir_wipe(t, sizeof(t));
     return aead_released(err, out, len);
+}
+
+int aesir_aegis_open_detached(const aesir_aegis_key *key, const uint8_t *nonce,
+                              size_t nonce_len, const uint8_t *aad,
+                              size_t aad_len, uint8_t *out, const uint8_t *tag,
+                              size_t tag_len, const uint8_t *in, size_t len)
+{
+    const struct aegis_key_state *k = key_state(key);
+    int err = check(k, nonce, nonce_len, aad, aad_len, tag_len);
+
+    if (err != AESIR_OK)
+        return err;
+    if (tag == NULL || (len != 0 && (in == NULL || out == NULL)))
+        return AESIR_E_ARGUMENT;
+    if (!aesir_at_most(len, AEGIS_MAX_LEN))
+        return AESIR_E_INPUT_LENGTH;
+    return open_checked(k, nonce, aad, aad_len, out, tag, tag_len, in, len);
 }
 
 int aesir_aegis_seal(const aesir_aegis_key *key, const uint8_t *nonce,
@@ -528,8 +548,7 @@ int aesir_aegis_open(const aesir_aegis_key *key, const uint8_t *nonce,
         return AESIR_E_INPUT_LENGTH;
     if (out_cap < len)
         return AESIR_E_OUTPUT_SIZE;
-    err = aesir_aegis_open_detached(key, nonce, nonce_len, aad, aad_len, out,
-                                    in + len, tag_len, in, len);
+    err = open_checked(k, nonce, aad, aad_len, out, in + len, tag_len, in, len);
     *out_len = err == AESIR_OK ? len : 0;
     return err;
 }
