@@ -10,8 +10,8 @@
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages with a 12-byte IV whose data
  * and additional data take at most 31 blocks together (medium ones, up
- * to GS_MEDIUM bytes, go to gs_medium below, chunk by chunk in the same
- * style; larger ones to the whole-message kernel,
+ * to GS_MEDIUM bytes, go to gs_medium in vaes_avx512_gcm_medium.h, chunk
+ * by chunk in a software pipeline; larger ones to the whole-message kernel,
  * aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
  * point takes every length):
  *
@@ -303,186 +303,7 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 
 /* ---- medium messages ------------------------------------------------ */
 
-/*
- * Messages past the short path's 31 blocks, up to GS_MEDIUM bytes of data
- * and 32 blocks of additional data, in the same style: chunks of up to
- * 8 vectors (32 blocks), each with all its keystream first (the rounds
- * of its vectors interleaved, E_K(J0) in the first chunk's), then its
- * loads, stores and products. The products of a chunk are summed
- * unreduced with the 32 powers (block i of a whole chunk takes K_(32-i),
- * key-area entry i), the running accumulator added into its first block,
- * and reduced once; the last chunk's rb blocks take K_(rb+1) .. K_2 and
- * the length block K_1 in the same sum (rb = 32: the length block is
- * multiplied alone after it). The additional data goes first as a
- * group of its own (its a <= 32 blocks take K_a .. K_1).
- *
- * Why not the whole-message kernel (vaes_avx512_gcm.c): there the data
- * goes through 32-block batches of a software pipeline that only pays
- * from the third batch on, and its frame needs a 1600-byte stack wipe.
- * Here the compilers keep everything in registers.
- *
- * Counters: J0 + 1 + j, past byte 15 (a 4 KiB message reaches J0 + 257),
- * as little-endian 128-bit lanes (dword 0 is GCM's 32-bit counter, never
- * wrapping here) byte-reversed into each vector.
- */
-#ifndef GS_MEDIUM
-#define GS_MEDIUM 1792
-#endif
-#define GS_MAX_AAD (16 * GS_POWERS)
-/* stack_wipe.h's rule: the frame plus 256, rounded to 64 */
-#define GS_MEDIUM_STACK 1216
-
-/* Keystream of G vectors from the little-endian counter vector *c
- * (advanced by 4 G blocks); with ekj0 != NULL, E_K(J0) beside them. */
-GS_INLINE void gs_ks_le(const uint8_t *rk, unsigned nr, __m512i *c, __m512i *ks,
-                        unsigned G, __m128i j0, __m128i *ekj0)
-{
-    const __m512i rev = _mm512_broadcast_i32x4(
-        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    __m512i k = gs_rk(rk, 0);
-    __m128i e = _mm_xor_si128(j0, _mm512_castsi512_si128(k));
-    GS_UNROLL
-    for (unsigned g = 0; g < G; g++)
-        ks[g] = _mm512_xor_si512(
-            _mm512_shuffle_epi8(
-                _mm512_add_epi32(*c, _mm512_set4_epi32(0, 0, 0, (int)(4 * g))),
-                rev),
-            k);
-    *c = _mm512_add_epi32(*c, _mm512_set4_epi32(0, 0, 0, (int)(4 * G)));
-    for (unsigned r = 1; r < nr; r++) {
-        k = gs_rk(rk, r);
-        if (ekj0 != NULL)
-            e = _mm_aesenc_si128(e, _mm512_castsi512_si128(k));
-        GS_UNROLL
-        for (unsigned g = 0; g < G; g++)
-            ks[g] = _mm512_aesenc_epi128(ks[g], k);
-    }
-    k = gs_rk(rk, nr);
-    if (ekj0 != NULL)
-        *ekj0 = _mm_aesenclast_si128(e, _mm512_castsi512_si128(k));
-    GS_UNROLL
-    for (unsigned g = 0; g < G; g++)
-        ks[g] = _mm512_aesenclast_epi128(ks[g], k);
-}
-
-/* Adds x (reflected, in lane 0 of a vector whose other lanes are zero)
- * into the first block of the GCM-order vector v. */
-GS_INLINE __m512i gs_add_acc(__m512i v, __m128i acc_gcm)
-{
-    return _mm512_xor_si512(v, _mm512_zextsi128_si512(acc_gcm));
-}
-
-/* One chunk of G vectors (r = 1 .. 64 G bytes at in / out, the last vector
- * masked), its products with the powers at pw added into *s (started
- * here), acc (GCM order) added into its first block. */
-GS_INLINE void gs_chunk(const uint8_t *rk, unsigned nr, __m512i *c, __m128i j0,
-                        __m128i *ekj0, uint8_t *out, const uint8_t *in,
-                        size_t r, const uint8_t *pw, __m128i acc_gcm,
-                        struct gs_acc *s, int decrypt, unsigned G)
-{
-    __m512i ks[8];
-
-    gs_ks_le(rk, nr, c, ks, G, j0, ekj0);
-    s->lo = s->hi = s->mid = _mm512_setzero_si512();
-    GS_UNROLL
-    for (unsigned g = 0; g < G; g++) {
-        __mmask64 k = gs_mask(r, g);
-        __m512i x = gs_load(in + 64 * g, r - 64 * g, k);
-        __m512i o = _mm512_maskz_mov_epi8(k, _mm512_xor_si512(x, ks[g]));
-        gs_store(out + 64 * g, r - 64 * g, k, o);
-        x = decrypt ? x : o;
-        if (g == 0)
-            x = gs_add_acc(x, acc_gcm);
-        gs_mul_add(s, x, pw + 16 * (4 * g));
-    }
-}
-
-/* clang-format off */
-#define GS_CHUNKS(nv, CHUNK)                                                  \
-    switch (nv) {                                                             \
-    case 1: CHUNK(1); break;                                                  \
-    case 2: CHUNK(2); break;                                                  \
-    case 3: CHUNK(3); break;                                                  \
-    case 4: CHUNK(4); break;                                                  \
-    case 5: CHUNK(5); break;                                                  \
-    case 6: CHUNK(6); break;                                                  \
-    case 7: CHUNK(7); break;                                                  \
-    default: CHUNK(8); break;                                                 \
-    }
-/* clang-format on */
-
-/* Reflected to GCM order and back (an involution). */
-GS_INLINE __m128i gs_swap(__m128i x)
-{
-    return _mm_shuffle_epi8(
-        x, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-}
-
-GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
-                         const uint8_t iv[12], const uint8_t *aad,
-                         size_t aad_len, uint8_t *out, const uint8_t *in,
-                         size_t len, uint8_t tag[16], int decrypt)
-{
-    const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
-                                           (long long)((uint64_t)len * 8));
-    unsigned a = (unsigned)((aad_len + 15) / 16);
-    struct gs_acc s;
-    __m128i j0, ekj0, acc = _mm_setzero_si128(); /* GCM order */
-    __m512i c;
-    uint32_t w2;
-    size_t rb;
-    const uint8_t *pw;
-
-    memcpy(&w2, iv + 8, 4);
-    j0 = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)iv),
-                          (int)w2, 2);
-    j0 = _mm_insert_epi32(j0, 0x01000000, 3);
-    c = _mm512_add_epi32(
-        _mm512_broadcast_i32x4(gs_swap(j0)),
-        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
-    if (a != 0) {
-        s.lo = s.hi = s.mid = _mm512_setzero_si512();
-        for (unsigned i = 0; i < a; i += 4)
-            gs_mul_add(&s,
-                       gs_load(aad + 16 * i, aad_len - 16 * i,
-                               gs_mask(aad_len, i / 4)),
-                       hk + 16 * (GS_POWERS - a + i));
-        acc = gs_swap(gs_reduce(&s, hk, _mm_setzero_si128()));
-    }
-    /* the first chunk computes E_K(J0) too; then whole chunks while more
-     * than one is left */
-    if (len > 512) {
-        gs_chunk(rk, nr, &c, j0, &ekj0, out, in, 512, hk, acc, &s, decrypt, 8);
-        acc = gs_swap(gs_reduce(&s, hk, _mm_setzero_si128()));
-        for (len -= 512, in += 512, out += 512; len > 512;
-             len -= 512, in += 512, out += 512) {
-            gs_chunk(rk, nr, &c, j0, NULL, out, in, 512, hk, acc, &s, decrypt,
-                     8);
-            acc = gs_swap(gs_reduce(&s, hk, _mm_setzero_si128()));
-        }
-        rb = (len + 15) / 16;
-        pw = hk + 16 * (GS_POWERS - (rb < 32 ? rb + 1 : rb));
-#define CHUNK(g)                                                               \
-    gs_chunk(rk, nr, &c, j0, NULL, out, in, len, pw, acc, &s, decrypt, g)
-        GS_CHUNKS((len + 63) / 64, CHUNK)
-#undef CHUNK
-    } else {
-        rb = (len + 15) / 16;
-        pw = hk + 16 * (GS_POWERS - (rb < 32 ? rb + 1 : rb));
-#define CHUNK(g)                                                               \
-    gs_chunk(rk, nr, &c, j0, &ekj0, out, in, len, pw, acc, &s, decrypt, g)
-        GS_CHUNKS((len + 63) / 64, CHUNK)
-#undef CHUNK
-    }
-    if (rb < 32) {
-        acc = gs_reduce(&s, hk, len_blk);
-    } else {
-        acc = gs_reduce(&s, hk, _mm_setzero_si128());
-        s.lo = s.hi = s.mid = _mm512_setzero_si512();
-        acc = gs_reduce(&s, hk, _mm_xor_si128(acc, len_blk));
-    }
-    _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(gs_swap(acc), ekj0));
-}
+#include "vaes_avx512_gcm_medium.h"
 
 GS_FN __attribute__((noinline)) static void
 gs_medium_body(const uint8_t *rk, unsigned nr, const uint8_t *hk,
@@ -490,12 +311,20 @@ gs_medium_body(const uint8_t *rk, unsigned nr, const uint8_t *hk,
                uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16],
                int decrypt)
 {
-    if (nr == 10)
-        gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, decrypt);
-    else if (nr == 12)
-        gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, decrypt);
-    else
-        gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, decrypt);
+    /* the direction a constant too: each instance has one pipeline */
+#define GS_MEDIUM_NR(dec)                                                      \
+    if (nr == 10)                                                              \
+        gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
+    else if (nr == 12)                                                         \
+        gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
+    else                                                                       \
+        gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec);
+    if (decrypt) {
+        GS_MEDIUM_NR(1)
+    } else {
+        GS_MEDIUM_NR(0)
+    }
+#undef GS_MEDIUM_NR
 }
 
 GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
@@ -515,8 +344,8 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
                            decrypt);
 #if defined(__clang__)
             /* clang 14 spills keystream vectors of gs_medium_body (a
-             * 952-byte frame, -fstack-usage); gcc 12 keeps them in
-             * registers (72 bytes: saved registers only) */
+             * 2040-byte frame, -fstack-usage); gcc 12's 392-byte frame
+             * holds no secret (test_residue) */
             aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
             return 0;
