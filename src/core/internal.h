@@ -294,7 +294,8 @@ struct aesir_engine {
     aesir_cbc_fn ofb;     /* optional: OFB on whole blocks (below) */
     aesir_cbc_many_fn cbc_enc_many; /* optional */
     /* optional: the same chains with nothing stored but each lane's
-     * chaining value (CBC-MAC); the lanes' out is not used */
+     * chaining value (CBC-MAC); a lane's out, when not NULL, holds its
+     * last block (read after its first nblocks - 1 from in: lanes.h) */
     aesir_cbc_many_fn cbc_mac_many;
     aesir_gcm_fn gcm_enc;         /* optional: GCM fast paths (above), */
     aesir_gcm_fn gcm_dec;         /* both or neither, for */
