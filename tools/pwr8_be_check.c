@@ -170,10 +170,9 @@ static size_t piece(size_t step, size_t left)
 
 static aesir_aegis ictx;
 
-static int inc_seal(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
-                    const uint8_t *ad, size_t adl, uint8_t *out,
-                    const uint8_t *msg, size_t ml, uint8_t *tag, size_t tl,
-                    size_t step)
+/* starts ictx and feeds ad in pieces of step bytes: 0, or -1 */
+static int inc_start(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
+                     const uint8_t *ad, size_t adl, size_t step)
 {
     size_t i, n;
     if (aesir_aegis_start(&ictx, k, nonce, nl) != AESIR_OK)
@@ -182,6 +181,17 @@ static int inc_seal(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
         if (aesir_aegis_aad(&ictx, ad + i, n = piece(step, adl - i)) !=
             AESIR_OK)
             return -1;
+    return 0;
+}
+
+static int inc_seal(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
+                    const uint8_t *ad, size_t adl, uint8_t *out,
+                    const uint8_t *msg, size_t ml, uint8_t *tag, size_t tl,
+                    size_t step)
+{
+    size_t i, n;
+    if (inc_start(k, nonce, nl, ad, adl, step) != 0)
+        return -1;
     for (i = 0; i < ml; i += n)
         if (aesir_aegis_encrypt_update(&ictx, out + i, msg + i,
                                        n = piece(step, ml - i)) != AESIR_OK)
@@ -196,12 +206,8 @@ static int inc_open(const aesir_aegis_key *k, const uint8_t *nonce, size_t nl,
                     size_t step)
 {
     size_t i, n;
-    if (aesir_aegis_start(&ictx, k, nonce, nl) != AESIR_OK)
+    if (inc_start(k, nonce, nl, ad, adl, step) != 0)
         return -1;
-    for (i = 0; i < adl; i += n)
-        if (aesir_aegis_aad(&ictx, ad + i, n = piece(step, adl - i)) !=
-            AESIR_OK)
-            return -1;
     for (i = 0; i < ml; i += n)
         if (aesir_aegis_decrypt_update_unverified(
                 &ictx, out + i, ct + i, n = piece(step, ml - i)) != AESIR_OK)
