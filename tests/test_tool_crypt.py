@@ -773,8 +773,11 @@ def test_threads(d, key):
     and leaves no output file."""
     raw = key_bytes(key)
     base = os.urandom(5 * 2 * BATCH + 3 * CHUNK)
+    # A regular file is read by two threads, each half of a read
+    # (crypt_pipe.c): BATCH is the half with 2 threads, 1.5 * BATCH with 3.
     sizes = (0, 1, 2 * CHUNK, BATCH - 1, BATCH, BATCH + 1, 2 * BATCH - 1,
-             2 * BATCH, 2 * BATCH + CHUNK, 3 * BATCH + 17, len(base))
+             2 * BATCH, 2 * BATCH + CHUNK, 3 * BATCH // 2 - 1,
+             3 * BATCH // 2, 3 * BATCH // 2 + 1, 3 * BATCH + 17, len(base))
     src = os.path.join(d, "mt.in")
     modes = (["--threads", "1"], ["--threads", "2"], ["--threads", "3"], [])
     for n in sizes:
@@ -798,10 +801,16 @@ def test_threads(d, key):
                   (t, n))
             cts.append(r.stdout)
         ct = py_encrypt(raw, msg)
+        cpath = os.path.join(d, "mt.ct")
+        with open(cpath, "wb") as f:
+            f.write(ct)
         for t in modes:
             r = run(["decrypt", "-k", key] + t, ct)
             check(r.returncode == 0 and r.stdout == msg and r.stderr == b"",
                   "decrypt %r, %d bytes" % (t, n))
+            r = run(["decrypt", "-k", key] + t + [cpath])
+            check(r.returncode == 0 and r.stdout == msg and r.stderr == b"",
+                  "decrypt %r, %d bytes from a file" % (t, n))
         # Each thread count decrypts what another one encrypted.
         r = run(["decrypt", "-k", key, "--threads", "3"], cts[0])
         r2 = run(["decrypt", "-k", key, "--threads", "1"], cts[2])

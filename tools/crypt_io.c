@@ -3,6 +3,7 @@
  * and `aesir decrypt` (see crypt_io.h).
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* preadv(2) */
 #include "crypt_io.h"
 
 #include <errno.h>
@@ -113,29 +114,36 @@ ssize_t crypt_read(int fd, uint8_t *buf, size_t cap)
     return crypt_read_pieces(fd, buf, cap, cap, cap);
 }
 
-/* Pieces per readv(2): 128 chunks of 16 KiB are 2 MiB per call. */
-#define READ_IOVS 128
-
 ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
                           size_t stride)
 {
-    size_t n = 0;
+    return crypt_read_range(fd, buf, 0, cap, piece, stride, -1);
+}
 
-    while (n < cap) {
+/* Pieces per readv(2): 128 chunks of 16 KiB are 2 MiB per call. */
+#define READ_IOVS 128
+
+ssize_t crypt_read_range(int fd, uint8_t *buf, size_t from, size_t to,
+                         size_t piece, size_t stride, off_t off)
+{
+    size_t n = from;
+
+    while (n < to) {
         struct iovec v[READ_IOVS];
         size_t at = n;
         int c = 0;
         ssize_t r;
         /* From input byte n on (a read may end inside a piece). */
-        for (; at < cap && c < READ_IOVS; c++) {
-            size_t off = at % piece, len = piece - off;
-            if (len > cap - at)
-                len = cap - at;
-            v[c].iov_base = buf + at / piece * stride + off;
+        for (; at < to && c < READ_IOVS; c++) {
+            size_t o = at % piece, len = piece - o;
+            if (len > to - at)
+                len = to - at;
+            v[c].iov_base = buf + at / piece * stride + o;
             v[c].iov_len = len;
             at += len;
         }
-        r = readv(fd, v, c);
+        r = off < 0 ? readv(fd, v, c)
+                    : preadv(fd, v, c, off + (off_t)(n - from));
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -144,7 +152,7 @@ ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
             break;
         n += (size_t)r;
     }
-    return (ssize_t)n;
+    return (ssize_t)(n - from);
 }
 
 int crypt_out_open(struct crypt_out *o, const char *path, int force,

@@ -65,6 +65,15 @@ ssize_t crypt_read(int fd, uint8_t *buf, size_t cap);
  */
 ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
                           size_t stride);
+/*
+ * crypt_read_range -- input bytes [from, to) of a crypt_read_pieces()
+ * layout, from file offset off (pread: the file offset does not move),
+ * or from the current position when off < 0: the bytes read (fewer than
+ * to - from only at the end), or -1 with errno. Two threads fill the two
+ * halves of a slot of a regular file at once (crypt_pipe.c).
+ */
+ssize_t crypt_read_range(int fd, uint8_t *buf, size_t from, size_t to,
+                         size_t piece, size_t stride, off_t off);
 
 /*
  * crypt_out -- the output: an atomic file (-o) or stdout. Refuses stdout
