@@ -491,6 +491,16 @@ static void fused_vs_generic(const char **names, size_t ne)
                                                   d, len) == AESIR_E_AUTH);
                     for (size_t i = 0; i < len; i++)
                         bad += d[i] != 0;
+                    t2[len % 16] ^= 1;
+                    if (len != 0) { /* a bit of ciphertext: refused too */
+                        memcpy(d, c2, len);
+                        d[(len * 7 + skip) % len] ^= 0x40;
+                        CHECK(aesir_ocb_open_detached(&key, n, 12, a, al, d, t2,
+                                                      16, d,
+                                                      len) == AESIR_E_AUTH);
+                        for (size_t i = 0; i < len; i++)
+                            bad += d[i] != 0;
+                    }
                 }
             }
         }

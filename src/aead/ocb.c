@@ -633,7 +633,8 @@ int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out, size_t out_cap,
     /* the last plaintext bytes into p, released only on a match */
     final_block(st, OCB_PH_DEC, p, st->buf, n, t);
     aesir_wipe_stack(OCB_WIPE_BYTES);
-    err = aead_verdict(t, tag, tag_len);
+    err =
+        tag_len == 16 ? aead_verdict16(t, tag) : aead_verdict(t, tag, tag_len);
     if (err == AESIR_OK && n != 0) {
         memcpy(out, p, n);
         *out_len = n;
@@ -661,10 +662,12 @@ static int oneshot_checks(const struct ocb_key_state *k, const uint8_t *nonce,
 /*
  * A message in one go through the engine's whole-message kernel
  * (aesir_ocb_whole_fn): HASH of the additional data here (hash_blocks,
- * then the partial block A_* with Offset xor L_*), the rest there. t
- * receives the full tag.
+ * then the partial block A_* with Offset xor L_*), the rest there. mode
+ * is the kernel's decrypt argument (0, 1 or OCB_WHOLE_CHECK); t
+ * receives the full tag (with OCB_WHOLE_CHECK: holds the received tag
+ * and receives the check value, zero on a match).
  */
-static void whole_message(const struct ocb_key_state *k, unsigned phase,
+static void whole_message(const struct ocb_key_state *k, int mode,
                           const uint8_t *nonce, size_t nonce_len,
                           const uint8_t *aad, size_t aad_len, uint8_t *out,
                           const uint8_t *in, size_t len, uint8_t t[16],
@@ -695,7 +698,7 @@ static void whole_message(const struct ocb_key_state *k, unsigned phase,
         aesir_wipe(st.aoffset, 16);
     }
     k->fused_whole(ks->rk_enc, ks->rk_dec, ks->nr, k->l[0], n, bottom, st.sum,
-                   out, in, len, t, phase == OCB_PH_DEC);
+                   out, in, len, t, mode);
     aesir_wipe(st.sum, 16);
 }
 
@@ -720,9 +723,20 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
     uint8_t t[16];
     int err = AESIR_OK;
 
+    if (k->fused_whole != NULL && phase == OCB_PH_DEC && tag_len == 16) {
+        /* the kernel checks the received tag (OCB_WHOLE_CHECK, ocb.h):
+         * t comes back zero when it matches */
+        static const uint8_t zero[16];
+        memcpy(t, tag_in, 16);
+        whole_message(k, OCB_WHOLE_CHECK, nonce, nonce_len, aad, aad_len, out,
+                      in, len, t, tag_len);
+        err = aead_released(aead_verdict16(t, zero), out, len);
+        aesir_wipe(t, sizeof(t));
+        return err;
+    }
     if (k->fused_whole != NULL) {
-        whole_message(k, phase, nonce, nonce_len, aad, aad_len, out, in, len, t,
-                      tag_len);
+        whole_message(k, phase == OCB_PH_DEC, nonce, nonce_len, aad, aad_len,
+                      out, in, len, t, tag_len);
     } else {
         start(&st, k, nonce, nonce_len, tag_len);
         if (aad_len != 0) {
@@ -741,7 +755,9 @@ static AESIR_NOINLINE int run(const struct ocb_key_state *k, unsigned phase,
         else
             memcpy(tag_out, t, tag_len);
     } else {
-        err = aead_released(aead_verdict(t, tag_in, tag_len), out, len);
+        err = aead_released(tag_len == 16 ? aead_verdict16(t, tag_in)
+                                          : aead_verdict(t, tag_in, tag_len),
+                            out, len);
     }
     aesir_wipe(t, sizeof(t));
     return err;

@@ -44,6 +44,19 @@ _Static_assert(offsetof(struct ocb_key_state, p) ==
                    offsetof(struct ocb_key_state, l) + 16 * OCB_L_COUNT,
                "P right after L (aesir_ocb_fn)");
 
+/*
+ * The decrypt argument of aesir_ocb_whole_fn (internal.h) takes a third
+ * value beside 0 (encrypt) and 1 (decrypt): OCB_WHOLE_CHECK decrypts and
+ * checks a whole 16-byte tag. tag holds the received tag on entry and
+ * receives D_K(tag xor sum) xor Checksum xor Offset_m xor L_$ (Offset_*
+ * after a partial block): all zeros exactly when the received tag is the
+ * message's, since Tag = E_K(Checksum xor Offset xor L_$) xor sum and
+ * E_K is a permutation. The kernel deciphers the received tag beside
+ * Ktop at the start, so that no AES latency follows the last block
+ * (x86_ocb_core.h).
+ */
+#define OCB_WHOLE_CHECK 2
+
 /* Phases of a message. */
 enum { OCB_PH_START = 1, OCB_PH_ENC, OCB_PH_DEC };
 

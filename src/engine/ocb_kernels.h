@@ -14,6 +14,7 @@
 #define AESIR_OCB_KERNELS_H
 
 #include "internal.h"
+#include "ocb.h" /* OCB_WHOLE_CHECK */
 
 #define OCB_KERNEL_DECL(name)                                                  \
     size_t name(const void *rk, unsigned nr, const uint8_t *l, uint64_t index, \

@@ -309,6 +309,15 @@ size_t OCB_DEC_NAME(const void *rk, unsigned nr, const uint8_t *l,
  * base xor P_j like a batch's (no serial chain), the last vector
  * masked; then the partial block's pad E_K(Offset_* ) and the tag
  * E_K(Checksum xor Offset xor L_$) xor sum, both on xmm.
+ *
+ * Decryption with a whole 16-byte tag (decrypt = OCB_WHOLE_CHECK,
+ * ocb_kernels.h) checks instead of recomputing: tag holds the received
+ * tag T on entry, D_K(T xor sum) runs beside Ktop's rounds (two
+ * independent chains, one latency), and at the end tag receives
+ * D_K(T xor sum) xor Checksum xor Offset xor L_$, zero exactly when T
+ * is the message's tag (E_K is a permutation). So no AES latency
+ * follows the last block: a decryption's tag used to wait for its
+ * output's checksum and then 10-14 rounds.
  */
 
 /* E_K(x) on one xmm with the encryption schedule rk. */
@@ -318,6 +327,16 @@ ENGINE_INLINE __m128i ocb_enc1(const uint8_t *rk, unsigned nr, __m128i x)
     for (unsigned r = 1; r < nr; r++)
         x = _mm_aesenc_si128(x, ocb_ld(rk + 16 * r));
     return _mm_aesenclast_si128(x, ocb_ld(rk + 16 * nr));
+}
+
+/* D_K(x) on one xmm with the decryption schedule rk (the equivalent
+ * inverse cipher's). */
+ENGINE_INLINE __m128i ocb_dec1(const uint8_t *rk, unsigned nr, __m128i x)
+{
+    x = _mm_xor_si128(x, ocb_ld(rk));
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesdec_si128(x, ocb_ld(rk + 16 * r));
+    return _mm_aesdeclast_si128(x, ocb_ld(rk + 16 * nr));
 }
 
 ENGINE_INLINE __m128i ocb_bswap(__m128i x)
@@ -335,14 +354,16 @@ ENGINE_INLINE __m128i ocb_bswap(__m128i x)
  * same rounds as the blocks, one xmm each: neither waits for the
  * blocks (an encryption's checksum is of its input, complete once the
  * blocks are loaded), so a short message pays one AES latency after
- * Ktop, not three. A decryption's tag needs its output: after.
+ * Ktop, not three. A decryption's tag needs its output: after, unless
+ * dec is OCB_WHOLE_CHECK: then tc = D_K(T xor sum) (computed at the
+ * start) and the tag is only XORs.
  */
 ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
                                  unsigned nr, const uint8_t *l, __m128i off,
                                  vec acc, uint8_t *out, const uint8_t *in,
                                  size_t m, const unsigned nv, size_t r,
-                                 const uint8_t sum[16], uint8_t tag[16],
-                                 const int dec)
+                                 const uint8_t sum[16], __m128i tc,
+                                 uint8_t tag[16], const int dec)
 {
     const uint8_t *pt = l + 16 * 36; /* P_1 .. */
     vec x[OCB_U], b = v_bcast_x(off), k0 = v_bcast(rk);
@@ -416,6 +437,10 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
     if (dec) {
         ck = _mm_xor_si128(_mm_xor_si128(v_fold(acc), xp),
                            _mm_xor_si128(off, ocb_ld(l + 16 * 69)));
+        if (dec == OCB_WHOLE_CHECK) { /* zero when the tags match */
+            _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(ck, tc));
+            return;
+        }
         tg = ocb_enc1(rke, nr, ck);
     }
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(tg, ocb_ld(sum)));
@@ -424,7 +449,7 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
 #define OCB_END_CASE(c)                                                        \
     case c:                                                                    \
         if (c <= OCB_U)                                                        \
-            ocb_whole_end(rk, rke, nr, l, off, acc, out, in, n, c, r, sum,     \
+            ocb_whole_end(rk, rke, nr, l, off, acc, out, in, n, c, r, sum, tc, \
                           tag, dec);                                           \
         break;
 
@@ -438,8 +463,11 @@ ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
     size_t n = len / 16, r = len % 16;
     uint64_t index = 0, w0, w1, w2;
     vec acc = v_zero();
-    __m128i off, kt;
+    __m128i off, kt, tc = _mm_setzero_si128();
 
+    /* the received tag's decipherment, beside Ktop's (independent) */
+    if (dec == OCB_WHOLE_CHECK)
+        tc = ocb_dec1(rk, nr, _mm_xor_si128(ocb_ld(tag), ocb_ld(sum)));
     /* Offset_0: Ktop, Stretch = Ktop || (Ktop[1..64] xor Ktop[9..72]),
      * bits bottom .. bottom + 127 (the words big-endian, as in ocb.c) */
     kt = ocb_bswap(ocb_enc1(rke, nr, ocb_ld(nonce)));
@@ -481,7 +509,10 @@ OCB_NOINLINE ENGINE_FN void ENGINE_NAME(ocb_whole_body)(
     const uint8_t nonce[16], unsigned bottom, const uint8_t sum[16],
     uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16], int dec)
 {
-    if (dec)
+    if (dec == OCB_WHOLE_CHECK)
+        ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag,
+                  OCB_WHOLE_CHECK);
+    else if (dec)
         ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag, 1);
     else
         ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag, 0);
