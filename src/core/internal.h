@@ -253,7 +253,9 @@ typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
  * data). out = the len bytes of in (any len, in == out allowed)
  * encrypted (decrypt 0) or decrypted (1: rk_dec for the data, rk_enc for
  * Ktop, the pad and the tag); tag receives the whole 16-byte tag (of a
- * decryption too: ocb.c compares it and wipes out on a mismatch).
+ * decryption too: ocb.c compares it and wipes out on a mismatch), or,
+ * with decrypt = OCB_WHOLE_CHECK (2, ocb.h: a 16-byte tag), holds the
+ * received tag and receives a value that is zero exactly on a match.
  */
 typedef void (*aesir_ocb_whole_fn)(const void *rk_enc, const void *rk_dec,
                                    unsigned nr, const uint8_t *l,
