@@ -26,6 +26,9 @@
  *   AK_XOR3(a, b, c)  optional: a ^ b ^ c in one instruction
  *   AK_XORAND(a, b, c)  optional: a ^ (b & c) in one instruction
  *                     (AVX-512VL VPTERNLOG; ARMv8.2 EOR3 / BCAX would do)
+ *   AK_SKIP_L         optional: no AK_NAME(l) (the engine has its own
+ *                     one-shot AEGIS-128L kernel at this width:
+ *                     aegis_pair.h)
  *
  * It defines AK_NAME(l)(...) for the AEGIS-128L family and AK_NAME(b)
  * for the AEGIS-256 family, both of aesir_aegis_fn's arguments minus the
@@ -144,6 +147,7 @@ ENGINE_INLINE void AK_NAME(fold)(uint8_t *tag, AK_V a)
 #define AK_Z0_L() AK_XOR(AK_XOR(s1, s6), AK_AND(s2, s3))
 #define AK_Z1_L() AK_XOR(AK_XOR(s2, s5), AK_AND(s6, s7))
 
+#ifndef AK_SKIP_L
 STACK_WIPE_BODY ENGINE_FN void
 AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
            size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
@@ -225,6 +229,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     }
     aesir_wipe(buf, sizeof(buf));
 }
+
+#endif /* AK_SKIP_L */
 
 /*
  * The incremental API's blocks (internal.h, aesir_aegis_update_fn): the
@@ -441,3 +447,4 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 #undef AK_NAME_LENS
 #undef AK_XOR3
 #undef AK_XORAND
+#undef AK_SKIP_L
