@@ -26,6 +26,8 @@
  *   AK_XOR3(a, b, c)  optional: a ^ b ^ c in one instruction
  *   AK_XORAND(a, b, c)  optional: a ^ (b & c) in one instruction
  *                     (AVX-512VL VPTERNLOG; ARMv8.2 EOR3 / BCAX would do)
+ *   AK_B_ATTR         optional: attributes of AK_NAME(b) (vaes-avx512:
+ *                     gcc's post-allocation scheduler off, see there)
  *   AK_SKIP_L         optional: no AK_NAME(l) (the engine has its own
  *                     one-shot AEGIS-128L kernel at this width:
  *                     aegis_pair.h)
@@ -89,6 +91,9 @@ ENGINE_INLINE AK_V AK_NAME(lens)(uint64_t ad_len, uint64_t msg_len)
  */
 #ifndef AK_XOR3
 #define AK_XOR3(a, b, c) AK_XOR(AK_XOR((a), (b)), (c))
+#endif
+#ifndef AK_B_ATTR
+#define AK_B_ATTR
 #endif
 #ifndef AK_XORAND
 #define AK_XORAND(a, b, c) AK_XOR((a), AK_AND((b), (c)))
@@ -312,7 +317,7 @@ AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 /* x ^ Z (4.6), x at a leaf as in AK_Z0X_L */
 #define AK_ZX_B(x) AK_XOR(AK_XOR3((x), s1, s4), AK_XORAND(s5, s2, s3))
 
-STACK_WIPE_BODY ENGINE_FN void
+STACK_WIPE_BODY ENGINE_FN AK_B_ATTR void
 AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
            size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
            uint8_t *tag, size_t tag_len, int decrypt)
@@ -347,9 +352,11 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     }
     if (!decrypt) {
         for (i = 0; len - i >= R; i += R) { /* Enc (4.6) */
-            const AK_V m = AK_LOAD(in + i);
-            AK_STORE(out + i, AK_ZX_B(m));
+            const AK_V m = AK_LOAD(in + i), q1 = s1, q2 = s2, q3 = s3;
+            const AK_V q4 = s4, q5 = s5;
             AK_UPDATE_B(m);
+            AK_STORE(out + i,
+                     AK_XOR(AK_XOR3(m, q1, q4), AK_XORAND(q5, q2, q3)));
         }
         if (i < len) {
             AK_V m;
@@ -448,3 +455,4 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 #undef AK_XOR3
 #undef AK_XORAND
 #undef AK_SKIP_L
+#undef AK_B_ATTR
