@@ -37,6 +37,7 @@
 #define AK_BCAST(p) AK_LOAD(p)
 #define AK_LENS(a, m) _mm_set_epi64x((long long)(m), (long long)(a))
 #define AK_NAME(x) vaes_avx2_aegis1_##x
+#define AK_B_ATTR X86_AEGIS_B_ATTR
 #define AK_SKIP_L /* AEGIS-128L's one-shot kernel: aegis_pair.h (below) */
 #include "aegis_kernel.h"
 

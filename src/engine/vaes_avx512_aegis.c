@@ -40,17 +40,7 @@
 #define AK_XOR3(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0x96)
 #define AK_XORAND(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0x78)
 #define AK_NAME(x) vaes_avx512_aegis1_##x
-#if defined(__GNUC__) && !defined(__clang__)
-/* AEGIS-256: gcc's scheduler after register allocation (on at -O2)
- * moved the XOR of the message into x0 between the update's rounds and
- * interleaved the keystream with them; without it the rounds stay
- * together as written. Measured (Zen 4, gcc 12, A/B in one binary, TSC
- * cycles): seal 64 / 576 / 16384 bytes 83 / 193 / 3604 -> 80 / 185 /
- * 3425, open 84 / 200 / 3673 -> 80 / 195 / 3663. A loop of updates
- * alone: 3.45 -> 3.17 cycles an update. (AEGIS-128L's pair kernel was
- * slower without it: not there.) */
-#define AK_B_ATTR __attribute__((optimize("no-schedule-insns2")))
-#endif
+#define AK_B_ATTR X86_AEGIS_B_ATTR
 #define AK_SKIP_L /* AEGIS-128L's one-shot kernel: aegis_pair.h (below) */
 #include "aegis_kernel.h"
 
