@@ -26,6 +26,11 @@
  *   AK_XOR3(a, b, c)  optional: a ^ b ^ c in one instruction
  *   AK_XORAND(a, b, c)  optional: a ^ (b & c) in one instruction
  *                     (AVX-512VL VPTERNLOG; ARMv8.2 EOR3 / BCAX would do)
+ *   AK_B_ATTR         optional: attributes of AK_NAME(b) (vaes-avx512:
+ *                     gcc's post-allocation scheduler off, see there)
+ *   AK_SKIP_L         optional: no AK_NAME(l) (the engine has its own
+ *                     one-shot AEGIS-128L kernel at this width:
+ *                     aegis_pair.h)
  *
  * It defines AK_NAME(l)(...) for the AEGIS-128L family and AK_NAME(b)
  * for the AEGIS-256 family, both of aesir_aegis_fn's arguments minus the
@@ -87,6 +92,9 @@ ENGINE_INLINE AK_V AK_NAME(lens)(uint64_t ad_len, uint64_t msg_len)
 #ifndef AK_XOR3
 #define AK_XOR3(a, b, c) AK_XOR(AK_XOR((a), (b)), (c))
 #endif
+#ifndef AK_B_ATTR
+#define AK_B_ATTR
+#endif
 #ifndef AK_XORAND
 #define AK_XORAND(a, b, c) AK_XOR((a), AK_AND((b), (c)))
 #endif
@@ -144,6 +152,7 @@ ENGINE_INLINE void AK_NAME(fold)(uint8_t *tag, AK_V a)
 #define AK_Z0_L() AK_XOR(AK_XOR(s1, s6), AK_AND(s2, s3))
 #define AK_Z1_L() AK_XOR(AK_XOR(s2, s5), AK_AND(s6, s7))
 
+#ifndef AK_SKIP_L
 STACK_WIPE_BODY ENGINE_FN void
 AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
            size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
@@ -226,6 +235,8 @@ AK_NAME(l)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     aesir_wipe(buf, sizeof(buf));
 }
 
+#endif /* AK_SKIP_L */
+
 /*
  * The incremental API's blocks (internal.h, aesir_aegis_update_fn): the
  * state loaded from memory (row j at st + 16 AK_D j), n whole blocks of
@@ -306,7 +317,7 @@ AK_NAME(lu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 /* x ^ Z (4.6), x at a leaf as in AK_Z0X_L */
 #define AK_ZX_B(x) AK_XOR(AK_XOR3((x), s1, s4), AK_XORAND(s5, s2, s3))
 
-STACK_WIPE_BODY ENGINE_FN void
+STACK_WIPE_BODY ENGINE_FN AK_B_ATTR void
 AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
            size_t aad_len, uint8_t *out, const uint8_t *in, size_t len,
            uint8_t *tag, size_t tag_len, int decrypt)
@@ -341,9 +352,11 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
     }
     if (!decrypt) {
         for (i = 0; len - i >= R; i += R) { /* Enc (4.6) */
-            const AK_V m = AK_LOAD(in + i);
-            AK_STORE(out + i, AK_ZX_B(m));
+            const AK_V m = AK_LOAD(in + i), q1 = s1, q2 = s2, q3 = s3;
+            const AK_V q4 = s4, q5 = s5;
             AK_UPDATE_B(m);
+            AK_STORE(out + i,
+                     AK_XOR(AK_XOR3(m, q1, q4), AK_XORAND(q5, q2, q3)));
         }
         if (i < len) {
             AK_V m;
@@ -441,3 +454,5 @@ AK_NAME(bu)(uint8_t *st, unsigned op, uint8_t *out, const uint8_t *in, size_t n)
 #undef AK_NAME_LENS
 #undef AK_XOR3
 #undef AK_XORAND
+#undef AK_SKIP_L
+#undef AK_B_ATTR
