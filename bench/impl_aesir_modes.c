@@ -48,6 +48,7 @@ struct modes_ctx {
     size_t key_size;       /* bytes of each key object */
     void (*clear)(void *); /* its _clear */
     int variant;           /* AEGIS */
+    size_t nonce_len;      /* AEGIS: looked up once, as a caller would */
 };
 
 #ifdef AESIR_XTS_KEY_BYTES
@@ -200,6 +201,7 @@ static int make_key(struct modes_ctx *c, const char *engine, const uint8_t *key,
         size = sizeof(aesir_aegis_key);
         c->clear = clear_aegis;
         c->variant = aegis_variant(c->op);
+        c->nonce_len = aesir_aegis_nonce_bytes(c->variant);
         break;
 #endif
 #ifdef AESIR_XAES_KEY_BYTES
@@ -441,14 +443,12 @@ int aesir_modes_run(void *ctx, uint8_t *out, const uint8_t *in, size_t len)
     case OP_AEGIS128X4_ENC:
     case OP_AEGIS256X2_ENC:
     case OP_AEGIS256X4_ENC:
-        return aesir_aegis_seal_detached(c->key, c->nonce,
-                                         aesir_aegis_nonce_bytes(c->variant),
-                                         NULL, 0, out, out + len, 32, in, len);
+        return aesir_aegis_seal_detached(c->key, c->nonce, c->nonce_len, NULL,
+                                         0, out, out + len, 32, in, len);
     case OP_AEGIS128L_DEC:
     case OP_AEGIS256_DEC:
-        return aesir_aegis_open_detached(c->key, c->nonce,
-                                         aesir_aegis_nonce_bytes(c->variant),
-                                         NULL, 0, out, in + len, 32, in, len);
+        return aesir_aegis_open_detached(c->key, c->nonce, c->nonce_len, NULL,
+                                         0, out, in + len, 32, in, len);
 #endif
 #ifdef AESIR_XAES_KEY_BYTES
     case OP_XAES_GCM_ENC:
