@@ -59,7 +59,7 @@ ENGINE_INLINE __mmask64 g5_bytes(size_t n)
 
 /* x times K_1 (the last key-area entry) added into a (Karatsuba, as
  * g5_mul). */
-ENGINE_INLINE void g5_mul_k1(struct g5_acc *a, __m128i x, const uint8_t *hk)
+ENGINE_INLINE void g5_mul_k1(struct gx5_sums *a, __m128i x, const uint8_t *hk)
 {
     const __m128i k =
         _mm_loadu_si128((const __m128i *)(const void *)(hk + 496));
@@ -92,7 +92,7 @@ ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
     const size_t rb = (r + 15) / 16;
     const int fold = fin && rb < 32;
     const uint8_t *kt = s->hk + 16 * (32 - rb - (size_t)fold);
-    struct g5_acc a;
+    struct gx5_sums a;
 
     a.lo = a.mid = a.hi = _mm512_setzero_si512();
     for (size_t j = 0; 64 * j < r; j++) {
@@ -107,7 +107,7 @@ ENGINE_INLINE void g5_hash_part(struct g5_state *s, const uint8_t *p, size_t r,
     }
     if (fold)
         g5_mul_k1(&a, len_blk, s->hk);
-    s->acc = g5_finish(&a);
+    s->acc = gx5_finish(&a);
     if (fin && !fold)
         g5_hash_one(s, len_blk);
 }
@@ -139,14 +139,14 @@ ENGINE_INLINE void g5_last(struct g5_state *s, const unsigned nr, uint8_t *out,
 {
     const size_t rb = (r + 15) / 16;
     const int fold = rb < 32;
-    struct g5_acc a;
+    struct gx5_sums a;
 
     g5_tail_pass(s, nr, out, in, n, g5_bytes(r - 64 * (n - 1)),
                  g5_mask(rb - 4 * (n - 1)),
                  s->hk + 16 * (32 - rb - (size_t)fold), prev, dec, &a);
     if (fold)
         g5_mul_k1(&a, len_blk, s->hk);
-    s->acc = g5_finish(&a);
+    s->acc = gx5_finish(&a);
     if (!fold)
         g5_hash_one(s, len_blk);
 }
