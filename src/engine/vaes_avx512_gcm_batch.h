@@ -19,7 +19,10 @@
  * 16 KiB AES-128 seal).
  *
  * The including file defines ENGINE_ISA (vaes_avx512_gcm.c's string) and
- * includes engine.h, <immintrin.h>, ghash_x86.h and x86_gcm.h first.
+ * includes engine.h, <immintrin.h>, ghash_x86.h and x86_gcm.h first. With
+ * G5_VBMI defined (and "avx512vbmi" in ENGINE_ISA: the whole-message
+ * kernels) the hash of a batch takes its data through vpermt2b
+ * (g5_hpair below).
  */
 #ifndef AESIR_VAES_AVX512_GCM_BATCH_H
 #define AESIR_VAES_AVX512_GCM_BATCH_H
@@ -241,6 +244,7 @@ ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
  * batch's reduction. */
 #define G5_HV(j) (((j) + 1) % G5_V)
 
+#ifndef G5_VBMI
 /* Data vector v of the batch at h, byte-reversed, with the accumulator
  * added when v = 0. */
 ENGINE_INLINE vec g5_hdata(const struct g5_state *s, const uint8_t *h,
@@ -279,6 +283,72 @@ ENGINE_INLINE void g5_hpair(struct gx5_sums *a, const struct g5_state *s,
                                      0x01);
     g5_add2(a, &p, &q, j == 0);
 }
+
+#else /* G5_VBMI */
+
+/*
+ * With AVX512-VBMI (the whole-message kernels, vaes_avx512_gcm_msg.c,
+ * define G5_VBMI) a pair's byte reversals and unpacks are two
+ * two-source byte permutes (vpermt2b): per lane, g5_perm[0] gathers the
+ * low qword of v's block, byte-reversed, and then that of w's; g5_perm[1]
+ * the high qwords. Byte i of a reversed block is byte 15 - i of the
+ * block as loaded, so its low qword is bytes 15..8 and its high one
+ * bytes 7..0; indices 64..127 name the second source's (w's) bytes.
+ * Three operations for two vectors where byte reversal and unpacks took
+ * five; the products pick their qwords by immediate.
+ */
+#define G5_PL(l, i)                                                            \
+    (uint8_t)((i) < 8 ? 16 * (l) + 15 - (i) : 64 + 16 * (l) + 23 - (i))
+#define G5_PH(l, i)                                                            \
+    (uint8_t)((i) < 8 ? 16 * (l) + 7 - (i) : 64 + 16 * (l) + 15 - (i))
+#define G5_PLANE(P, l)                                                         \
+    P(l, 0), P(l, 1), P(l, 2), P(l, 3), P(l, 4), P(l, 5), P(l, 6), P(l, 7),    \
+        P(l, 8), P(l, 9), P(l, 10), P(l, 11), P(l, 12), P(l, 13), P(l, 14),    \
+        P(l, 15)
+static const _Alignas(64) uint8_t g5_perm[2][64] = {
+    {G5_PLANE(G5_PL, 0), G5_PLANE(G5_PL, 1), G5_PLANE(G5_PL, 2),
+     G5_PLANE(G5_PL, 3)},
+    {G5_PLANE(G5_PH, 0), G5_PLANE(G5_PH, 1), G5_PLANE(G5_PH, 2),
+     G5_PLANE(G5_PH, 3)}};
+
+/* Data vector v of the batch at h as loaded, with the accumulator added
+ * in GCM's byte order when v = 0 (one xmm byte reversal per batch). */
+ENGINE_INLINE vec g5_hraw(const struct g5_state *s, const uint8_t *h,
+                          unsigned v)
+{
+    vec d = g5_loadu(h + 64 * v);
+    if (v == 0)
+        d = _mm512_xor_si512(
+            d, _mm512_zextsi128_si512(_mm_shuffle_epi8(s->acc, gx_rev_mask())));
+    return d;
+}
+
+/* g5_hpair above, from the permutes: lo = [v_lo w_lo], hi = [v_hi w_hi]
+ * per lane, so v's products take qword 0 of lo and hi, w's qword 1. */
+ENGINE_INLINE void g5_hpair(struct gx5_sums *a, const struct g5_state *s,
+                            const uint8_t *h, const uint8_t *kt, unsigned j)
+{
+    const unsigned v = G5_HV(j), w = G5_HV(j + 1);
+    const vec dv = g5_hraw(s, h, v), dw = g5_hraw(s, h, w);
+    const vec kv = g5_loadu(kt + 64 * v), kw = g5_loadu(kt + 64 * w);
+    const vec lo = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[0]), dw);
+    const vec hi = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[1]), dw);
+    const vec m = _mm512_xor_si512(lo, hi);
+    struct g5_prod p, q;
+
+    p.lo = _mm512_clmulepi64_epi128(lo, kv, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(hi, kv, 0x10);
+    p.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * v),
+                                     0x00);
+    q.lo = _mm512_clmulepi64_epi128(lo, kw, 0x01);
+    q.hi = _mm512_clmulepi64_epi128(hi, kw, 0x11);
+    q.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * w),
+                                     0x01);
+    g5_add2(a, &p, &q, j == 0);
+}
+#endif /* G5_VBMI */
 
 #if G5_V % 2 != 0
 #error "G5_V: the products are summed in pairs"
