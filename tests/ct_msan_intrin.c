@@ -108,6 +108,7 @@ DEF256(pclmul256, "vpclmulqdq,avx2", _mm256_clmulepi64_epi128(a, b, 0x10))
 DEF512(pclmul512, "vpclmulqdq,avx512f", _mm512_clmulepi64_epi128(a, b, 0x11))
 DEF512(pmuludq512, "avx512f", _mm512_mul_epu32(a, b))
 DEF512(permt2d512, "avx512f", _mm512_permutex2var_epi32(a, b, c))
+DEF512(permt2b512, "avx512vbmi", _mm512_permutex2var_epi8(a, b, c))
 DEF128(affine128, "gfni", _mm_gf2p8affine_epi64_epi8(a, b, 0x63))
 DEF128(affineinv128, "gfni", _mm_gf2p8affineinv_epi64_epi8(a, b, 0x63))
 DEF256(affine256, "gfni,avx2", _mm256_gf2p8affine_epi64_epi8(a, b, 0x63))
@@ -164,6 +165,7 @@ static const struct icase cases[] = {
     {"vpclmulqdq zmm", "vpclmulqdq+avx512f", 64, 2, APPROX, pclmul512},
     {"vpmuludq zmm", "avx512f", 64, 2, LANE64, pmuludq512},
     {"vpermt2d zmm", "avx512f", 64, 3, APPROX, permt2d512},
+    {"vpermt2b zmm", "avx512vbmi", 64, 3, APPROX, permt2b512},
     {"gf2p8affineqb xmm", "gfni", 16, 2, AFFINE, affine128},
     {"gf2p8affineinvqb xmm", "gfni", 16, 2, AFFINE, affineinv128},
     {"gf2p8affineqb ymm", "gfni+avx2", 32, 2, AFFINE, affine256},
@@ -214,6 +216,8 @@ static int cpu_has(const char *list)
             ok = __builtin_cpu_supports("pclmul");
         else if (strcmp(s, "vpclmulqdq") == 0)
             ok = __builtin_cpu_supports("vpclmulqdq");
+        else if (strcmp(s, "avx512vbmi") == 0)
+            ok = __builtin_cpu_supports("avx512vbmi");
         else
             ok = 0;
         if (!ok)

@@ -44,16 +44,16 @@ static const struct {
     const char *name;
     uint32_t bit;
 } feature_names[] = {
-    {"sse2", AESIR_CPU_SSE2},           {"ssse3", AESIR_CPU_SSSE3},
-    {"sse41", AESIR_CPU_SSE41},         {"aesni", AESIR_CPU_AESNI},
-    {"pclmul", AESIR_CPU_PCLMUL},       {"avx", AESIR_CPU_AVX},
-    {"avx2", AESIR_CPU_AVX2},           {"vaes", AESIR_CPU_VAES},
-    {"vpclmul", AESIR_CPU_VPCLMUL},     {"avx512f", AESIR_CPU_AVX512F},
-    {"avx512bw", AESIR_CPU_AVX512BW},   {"avx512vl", AESIR_CPU_AVX512VL},
-    {"gfni", AESIR_CPU_GFNI},           {"neon", AESIR_CPU_NEON},
-    {"armv8-aes", AESIR_CPU_ARMV8_AES}, {"pmull", AESIR_CPU_PMULL},
-    {"altivec", AESIR_CPU_ALTIVEC},     {"power8", AESIR_CPU_POWER8},
-    {"simd128", AESIR_CPU_SIMD128},
+    {"sse2", AESIR_CPU_SSE2},         {"ssse3", AESIR_CPU_SSSE3},
+    {"sse41", AESIR_CPU_SSE41},       {"aesni", AESIR_CPU_AESNI},
+    {"pclmul", AESIR_CPU_PCLMUL},     {"avx", AESIR_CPU_AVX},
+    {"avx2", AESIR_CPU_AVX2},         {"vaes", AESIR_CPU_VAES},
+    {"vpclmul", AESIR_CPU_VPCLMUL},   {"avx512f", AESIR_CPU_AVX512F},
+    {"avx512bw", AESIR_CPU_AVX512BW}, {"avx512vl", AESIR_CPU_AVX512VL},
+    {"gfni", AESIR_CPU_GFNI},         {"avx512vbmi", AESIR_CPU_AVX512VBMI},
+    {"neon", AESIR_CPU_NEON},         {"armv8-aes", AESIR_CPU_ARMV8_AES},
+    {"pmull", AESIR_CPU_PMULL},       {"altivec", AESIR_CPU_ALTIVEC},
+    {"power8", AESIR_CPU_POWER8},     {"simd128", AESIR_CPU_SIMD128},
 };
 
 static const char *const model_names[AESIR_CPU_MODEL_COUNT] = {
@@ -191,6 +191,8 @@ static uint32_t probe_x86(void)
         f |= AESIR_CPU_AVX512BW;
     if (zmm && (b7 & (1u << 31)))
         f |= AESIR_CPU_AVX512VL;
+    if (zmm && (c7 & (1u << 1))) /* two-source byte permutes (vpermt2b) */
+        f |= AESIR_CPU_AVX512VBMI;
     return f;
 }
 #endif

@@ -53,7 +53,8 @@
  *    (a_lo ^ a_hi)(b_lo ^ b_hi)); the data halves of two vectors are made
  *    together (g5_hpair), the products summed in pairs by vpternlogq,
  *    unreduced over the batch; the lanes are added, the middle corrected
- *    and the two folds of the reduction go through it (g5_finish): one
+ *    and the two folds of the reduction go through it (gx5_finish,
+ *    src/ghash/ghash_x86_zmm.h): one
  *    reduction per 32 blocks ("aggregated reduction", Gueron and
  *    Kounavis, Intel white paper 323640). The accumulator is XORed into
  *    the batch's first block, whose product is computed last so that the
@@ -163,10 +164,10 @@ ENGINE_INLINE void g5_tail(struct g5_state *s, const unsigned nr, uint8_t *out,
                            const uint8_t *prev, const int dec)
 {
     const __mmask64 m = g5_mask(r - 4 * (n - 1));
-    struct g5_acc a;
+    struct gx5_sums a;
 
     g5_tail_pass(s, nr, out, in, n, m, m, s->hk + 16 * (32 - r), prev, dec, &a);
-    s->acc = g5_finish(&a);
+    s->acc = gx5_finish(&a);
 }
 
 /* The whole call for a constant nr. */

@@ -19,10 +19,17 @@
  * 16 KiB AES-128 seal).
  *
  * The including file defines ENGINE_ISA (vaes_avx512_gcm.c's string) and
- * includes engine.h, <immintrin.h>, ghash_x86.h and x86_gcm.h first.
+ * includes engine.h, <immintrin.h>, ghash_x86.h and x86_gcm.h first. With
+ * G5_VBMI defined (and "avx512vbmi" in ENGINE_ISA: the whole-message
+ * kernels) the hash of a batch takes its data through vpermt2b
+ * (g5_hpair below).
  */
 #ifndef AESIR_VAES_AVX512_GCM_BATCH_H
 #define AESIR_VAES_AVX512_GCM_BATCH_H
+
+/* the sums of a batch's products and their reduction (struct gx5_sums,
+ * gx5_finish), shared with GCM-SIV and the GHASH engine */
+#include "ghash_x86_zmm.h"
 
 typedef __m512i vec;
 
@@ -62,14 +69,9 @@ ENGINE_INLINE __mmask64 g5_mask(size_t m)
     return m >= 4 ? ~(__mmask64)0 : ((__mmask64)1 << (16 * m)) - 1;
 }
 
-/* The unreduced sums of a batch's products. */
-struct g5_acc {
-    vec lo, mid, hi;
-};
-
 /* The three products of d (4 byte-reversed blocks) and k (4 powers), lane
  * by lane, unsummed. Karatsuba: the middle one is (d_lo ^ d_hi)(k_lo ^
- * k_hi), whose sum g5_finish corrects by the sums of the other two; kh
+ * k_hi), whose sum gx5_finish corrects by the sums of the other two; kh
  * holds k_lo ^ k_hi, made once per key (the halves table beside the
  * powers, x86_gcm.h GX_VP512_HALVES), so only the data's half costs a
  * shuffle and an XOR here. On Zen 4 a zmm vpclmulqdq takes the same two
@@ -91,7 +93,8 @@ ENGINE_INLINE struct g5_prod g5_prod(vec d, vec k, vec kh)
 }
 
 /* a += p (first: a = p). */
-ENGINE_INLINE void g5_add(struct g5_acc *a, const struct g5_prod *p, int first)
+ENGINE_INLINE void g5_add(struct gx5_sums *a, const struct g5_prod *p,
+                          int first)
 {
     if (first) {
         a->lo = p->lo;
@@ -105,7 +108,7 @@ ENGINE_INLINE void g5_add(struct g5_acc *a, const struct g5_prod *p, int first)
 }
 
 /* a += p + q, one three-way XOR per sum (first: a = p + q). */
-ENGINE_INLINE void g5_add2(struct g5_acc *a, const struct g5_prod *p,
+ENGINE_INLINE void g5_add2(struct gx5_sums *a, const struct g5_prod *p,
                            const struct g5_prod *q, int first)
 {
     if (first) {
@@ -121,38 +124,10 @@ ENGINE_INLINE void g5_add2(struct g5_acc *a, const struct g5_prod *p,
 
 /* d times the powers k with their halves kh, into a (first: a starts
  * here). */
-ENGINE_INLINE void g5_mul(struct g5_acc *a, vec d, vec k, vec kh, int first)
+ENGINE_INLINE void g5_mul(struct gx5_sums *a, vec d, vec k, vec kh, int first)
 {
     const struct g5_prod p = g5_prod(d, k, kh);
     g5_add(a, &p, first);
-}
-
-/* The lane sum of v. */
-ENGINE_INLINE __m128i g5_hsum(vec v)
-{
-    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
-                                 _mm512_extracti64x4_epi64(v, 1));
-    return _mm_xor_si128(_mm256_castsi256_si128(t),
-                         _mm256_extracti128_si256(t, 1));
-}
-
-/* The reduced sum: the next accumulator. The lanes are added first,
- * then Karatsuba's middle corrected by the low and high sums; the middle
- * is not folded into them (two shifts, two XORs): the reduction's two
- * folds go through it instead (E. Biggers' order, aes-gcm-avx10-x86_64.S):
- * the low sum's low qword times the reduction constant, with the low sum
- * swapped, into the middle, then the middle's low qword the same way, with
- * the middle swapped, into the high sum -- ghash_x86.h's gx_reduce with
- * the middle's halves added where they land. 17 operations, not 22. */
-ENGINE_INLINE __m128i g5_finish(const struct g5_acc *a)
-{
-    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
-    const __m128i lo = g5_hsum(a->lo), hi = g5_hsum(a->hi);
-    __m128i mid = _mm_ternarylogic_epi64(g5_hsum(a->mid), lo, hi, 0x96);
-    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
-                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
-    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
-                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
 }
 
 /* What every kernel keeps. The round keys and hash-key powers are not
@@ -269,6 +244,7 @@ ENGINE_INLINE void g5_round(const struct g5_state *s, vec *x, unsigned n,
  * batch's reduction. */
 #define G5_HV(j) (((j) + 1) % G5_V)
 
+#ifndef G5_VBMI
 /* Data vector v of the batch at h, byte-reversed, with the accumulator
  * added when v = 0. */
 ENGINE_INLINE vec g5_hdata(const struct g5_state *s, const uint8_t *h,
@@ -287,7 +263,7 @@ ENGINE_INLINE vec g5_hdata(const struct g5_state *s, const uint8_t *h,
  * another, one XOR (three operations for two vectors, not four); the
  * middle products then take qword 0 and qword 1 of that sum.
  */
-ENGINE_INLINE void g5_hpair(struct g5_acc *a, const struct g5_state *s,
+ENGINE_INLINE void g5_hpair(struct gx5_sums *a, const struct g5_state *s,
                             const uint8_t *h, const uint8_t *kt, unsigned j)
 {
     const unsigned v = G5_HV(j), w = G5_HV(j + 1);
@@ -307,6 +283,72 @@ ENGINE_INLINE void g5_hpair(struct g5_acc *a, const struct g5_state *s,
                                      0x01);
     g5_add2(a, &p, &q, j == 0);
 }
+
+#else /* G5_VBMI */
+
+/*
+ * With AVX512-VBMI (the whole-message kernels, vaes_avx512_gcm_msg.c,
+ * define G5_VBMI) a pair's byte reversals and unpacks are two
+ * two-source byte permutes (vpermt2b): per lane, g5_perm[0] gathers the
+ * low qword of v's block, byte-reversed, and then that of w's; g5_perm[1]
+ * the high qwords. Byte i of a reversed block is byte 15 - i of the
+ * block as loaded, so its low qword is bytes 15..8 and its high one
+ * bytes 7..0; indices 64..127 name the second source's (w's) bytes.
+ * Three operations for two vectors where byte reversal and unpacks took
+ * five; the products pick their qwords by immediate.
+ */
+#define G5_PL(l, i)                                                            \
+    (uint8_t)((i) < 8 ? 16 * (l) + 15 - (i) : 64 + 16 * (l) + 23 - (i))
+#define G5_PH(l, i)                                                            \
+    (uint8_t)((i) < 8 ? 16 * (l) + 7 - (i) : 64 + 16 * (l) + 15 - (i))
+#define G5_PLANE(P, l)                                                         \
+    P(l, 0), P(l, 1), P(l, 2), P(l, 3), P(l, 4), P(l, 5), P(l, 6), P(l, 7),    \
+        P(l, 8), P(l, 9), P(l, 10), P(l, 11), P(l, 12), P(l, 13), P(l, 14),    \
+        P(l, 15)
+static const _Alignas(64) uint8_t g5_perm[2][64] = {
+    {G5_PLANE(G5_PL, 0), G5_PLANE(G5_PL, 1), G5_PLANE(G5_PL, 2),
+     G5_PLANE(G5_PL, 3)},
+    {G5_PLANE(G5_PH, 0), G5_PLANE(G5_PH, 1), G5_PLANE(G5_PH, 2),
+     G5_PLANE(G5_PH, 3)}};
+
+/* Data vector v of the batch at h as loaded, with the accumulator added
+ * in GCM's byte order when v = 0 (one xmm byte reversal per batch). */
+ENGINE_INLINE vec g5_hraw(const struct g5_state *s, const uint8_t *h,
+                          unsigned v)
+{
+    vec d = g5_loadu(h + 64 * v);
+    if (v == 0)
+        d = _mm512_xor_si512(
+            d, _mm512_zextsi128_si512(_mm_shuffle_epi8(s->acc, gx_rev_mask())));
+    return d;
+}
+
+/* g5_hpair above, from the permutes: lo = [v_lo w_lo], hi = [v_hi w_hi]
+ * per lane, so v's products take qword 0 of lo and hi, w's qword 1. */
+ENGINE_INLINE void g5_hpair(struct gx5_sums *a, const struct g5_state *s,
+                            const uint8_t *h, const uint8_t *kt, unsigned j)
+{
+    const unsigned v = G5_HV(j), w = G5_HV(j + 1);
+    const vec dv = g5_hraw(s, h, v), dw = g5_hraw(s, h, w);
+    const vec kv = g5_loadu(kt + 64 * v), kw = g5_loadu(kt + 64 * w);
+    const vec lo = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[0]), dw);
+    const vec hi = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[1]), dw);
+    const vec m = _mm512_xor_si512(lo, hi);
+    struct g5_prod p, q;
+
+    p.lo = _mm512_clmulepi64_epi128(lo, kv, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(hi, kv, 0x10);
+    p.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * v),
+                                     0x00);
+    q.lo = _mm512_clmulepi64_epi128(lo, kw, 0x01);
+    q.hi = _mm512_clmulepi64_epi128(hi, kw, 0x11);
+    q.mid = _mm512_clmulepi64_epi128(m, g5_loadu(kt + GX_VP512_HALVES + 64 * w),
+                                     0x01);
+    g5_add2(a, &p, &q, j == 0);
+}
+#endif /* G5_VBMI */
 
 #if G5_V % 2 != 0
 #error "G5_V: the products are summed in pairs"
@@ -333,7 +375,7 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
 {
     const uint8_t *kt;
     vec x[G5_V];
-    struct g5_acc a;
+    struct gx5_sums a;
 
     s->rk = g5_opaque(s->rk);
     kt = g5_opaque(s->hk + 16 * (32 - G5_B));
@@ -356,7 +398,7 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
         x[i] = _mm512_aesenclast_epi128(
             x[i], _mm512_xor_si512(g5_key(s, nr), g5_loadu(in + 64 * i)));
     if (hash)
-        s->acc = g5_finish(&a);
+        s->acc = gx5_finish(&a);
     G5_UNROLL
     for (unsigned i = 0; i < G5_V; i++)
         g5_storeu(out + 64 * i, x[i]);
@@ -367,11 +409,11 @@ ENGINE_INLINE void g5_batch(struct g5_state *s, const unsigned nr, uint8_t *out,
 ENGINE_INLINE void g5_hash_batch(struct g5_state *s, const uint8_t *h)
 {
     const uint8_t *kt = s->hk + 16 * (32 - G5_B);
-    struct g5_acc a;
+    struct gx5_sums a;
     G5_UNROLL
     for (unsigned j = 0; j < G5_V; j += 2)
         g5_hpair(&a, s, h, kt, j);
-    s->acc = g5_finish(&a);
+    s->acc = gx5_finish(&a);
 }
 
 /*
@@ -394,7 +436,7 @@ ENGINE_INLINE void g5_tail_pass(struct g5_state *s, const unsigned nr,
                                 const unsigned n, const __mmask64 m,
                                 const __mmask64 mk, const uint8_t *kt,
                                 const uint8_t *prev, const int dec,
-                                struct g5_acc *a)
+                                struct gx5_sums *a)
 {
     vec x[G5_V], d[G5_V];
 

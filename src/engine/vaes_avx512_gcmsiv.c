@@ -28,7 +28,10 @@
  *    two vectors in one unpack-and-XOR; products summed in pairs by
  *    three-way XORs, unreduced over the batch;
  *  - one reduction per 32 blocks, its two folds taken through
- *    Karatsuba's middle sum (s5_reduce);
+ *    Karatsuba's middle sum (gx5_finish, src/ghash/ghash_x86_zmm.h:
+ *    the very reduction of GCM's batch -- POLYVAL's Montgomery
+ *    reduction and GHASH's in the reflected order are the same
+ *    instructions);
  *  - for 16 batches or more the round keys broadcast once into the work
  *    area, so that each round's key is a plain load, not a
  *    vbroadcasti32x4 (which takes a vector pipe on Zen 4);
@@ -62,6 +65,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
+#include "ghash_x86_zmm.h"
 
 ENGINE_INLINE __m512i v5_key(const uint8_t *rk, unsigned r)
 {
@@ -159,20 +163,6 @@ typedef __m512i vec;
 #define S5_KW_HALVES (S5_KW_POWERS + 512)
 #define S5_KW_BYTES (S5_KW_HALVES + 512)
 
-/* The lane sum of a zmm. */
-ENGINE_INLINE __m128i v5_hsum(vec v)
-{
-    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
-                                 _mm512_extracti64x4_epi64(v, 1));
-    return _mm_xor_si128(_mm256_castsi256_si128(t),
-                         _mm256_extracti128_si256(t, 1));
-}
-
-/* The unreduced sums of a batch's Karatsuba products. */
-struct s5_sums {
-    vec lo, mid, hi;
-};
-
 struct s5_state {
     /* round keys: 16 bytes each, broadcast as they are loaded, or (wide)
      * already broadcast, 64 bytes each */
@@ -211,7 +201,7 @@ ENGINE_INLINE vec s5_key(const struct s5_state *s, unsigned r)
  * v's in qword 0 and w's in qword 1 of each lane, which the immediates
  * 0x00 and 0x01 select. The sums take one three-way XOR per pair.
  */
-ENGINE_INLINE void s5_pair(struct s5_sums *a, const struct s5_state *s,
+ENGINE_INLINE void s5_pair(struct gx5_sums *a, const struct s5_state *s,
                            const uint8_t *p, unsigned v, unsigned w,
                            const int first)
 {
@@ -248,49 +238,21 @@ ENGINE_INLINE void s5_pair(struct s5_sums *a, const struct s5_state *s,
 
 /* Pair j (0..3) of a batch: vectors 1-2, 3-4, 5-6, then 7 and 0, so that
  * vector 0, which waits for the previous batch's reduction, comes last. */
-ENGINE_INLINE void s5_hash_pair(struct s5_sums *a, const struct s5_state *s,
+ENGINE_INLINE void s5_hash_pair(struct gx5_sums *a, const struct s5_state *s,
                                 const uint8_t *p, unsigned j)
 {
     s5_pair(a, s, p, 2 * j + 1, (2 * j + 2) % 8, j == 0);
 }
 
-/*
- * The reduced sum of a batch, the next POLYVAL state: the lanes added,
- * Karatsuba's middle corrected by the low and high sums, and the
- * reduction's two folds (ghash_x86.h, gx_reduce: the low qword times
- * 0xc2 << 56, added to the swapped value) taken through the middle rather
- * than after folding the middle into the low and high halves: the first
- * fold adds the swapped low sum and its product into the middle, the
- * second the swapped middle and its product into the high sum. The
- * middle's qwords so land where the two shifts would have put them
- * (the order of E. Biggers' aes-gcm-avx10-x86_64.S in Linux).
- */
-ENGINE_INLINE __m128i s5_reduce(const struct s5_sums *a)
-{
-    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
-    const __m128i lo = v5_hsum(a->lo), hi = v5_hsum(a->hi);
-    __m128i mid = _mm_ternarylogic_epi64(v5_hsum(a->mid), lo, hi, 0x96);
-    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
-                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
-    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
-                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
-}
-
-/* Lane-wise a b, reduced (four independent POLYVAL products; the folds
- * as in s5_reduce, the middle the sum of the two cross products). */
+/* Lane-wise a b, reduced (four independent POLYVAL products, schoolbook:
+ * the middle the sum of the two cross products; gx5_fold4). */
 ENGINE_INLINE vec s5_mul(vec a, vec b)
 {
-    const vec c = _mm512_set1_epi64((long long)0xc200000000000000u);
     const vec lo = _mm512_clmulepi64_epi128(a, b, 0x00);
     const vec hi = _mm512_clmulepi64_epi128(a, b, 0x11);
-    vec mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
-                               _mm512_clmulepi64_epi128(a, b, 0x10));
-    mid =
-        _mm512_ternarylogic_epi64(mid, _mm512_shuffle_epi32(lo, 0x4e),
-                                  _mm512_clmulepi64_epi128(lo, c, 0x00), 0x96);
-    return _mm512_ternarylogic_epi64(hi, _mm512_shuffle_epi32(mid, 0x4e),
-                                     _mm512_clmulepi64_epi128(mid, c, 0x00),
-                                     0x96);
+    const vec mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(a, b, 0x01),
+                                     _mm512_clmulepi64_epi128(a, b, 0x10));
+    return gx5_fold4(lo, mid, hi);
 }
 
 /* Lane 0 of v in all four lanes. */
@@ -345,7 +307,7 @@ ENGINE_INLINE void s5_batch(struct s5_state *s, const unsigned nr, uint8_t *out,
 {
     const vec four = _mm512_set4_epi32(0, 0, 0, 4);
     vec x[8], k;
-    struct s5_sums a;
+    struct gx5_sums a;
 
     s->rk = s5_opaque(s->rk);
     s->hk = s5_opaque(s->hk);
@@ -375,7 +337,7 @@ ENGINE_INLINE void s5_batch(struct s5_state *s, const unsigned nr, uint8_t *out,
         x[i] = _mm512_aesenclast_epi128(
             x[i], _mm512_xor_si512(k, _mm512_loadu_si512(in + 64 * i)));
     if (hash)
-        s->acc = s5_reduce(&a);
+        s->acc = gx5_finish(&a);
     S5_UNROLL
     for (unsigned i = 0; i < 8; i++)
         _mm512_storeu_si512(out + 64 * i, x[i]);
@@ -384,11 +346,11 @@ ENGINE_INLINE void s5_batch(struct s5_state *s, const unsigned nr, uint8_t *out,
 /* The hash of the last batch, alone. */
 ENGINE_INLINE void s5_hash_last(struct s5_state *s, const uint8_t *p)
 {
-    struct s5_sums a;
+    struct gx5_sums a;
     S5_UNROLL
     for (unsigned j = 0; j < 4; j++)
         s5_hash_pair(&a, s, p, j);
-    s->acc = s5_reduce(&a);
+    s->acc = gx5_finish(&a);
 }
 
 /*

@@ -58,6 +58,7 @@
 #include "../engine/engine.h"
 #include <immintrin.h>
 #include "ghash_x86.h"
+#include "ghash_x86_zmm.h"
 #include "../engine/x86_gcm.h"
 
 #define VP512_N 32
@@ -78,15 +79,6 @@ ENGINE_INLINE __m512i vp512_xor3(__m512i a, __m512i b, __m512i c)
     return _mm512_ternarylogic_epi64(a, b, c, 0x96);
 }
 
-/* The sum of the four lanes. */
-ENGINE_INLINE __m128i vp512_hsum(__m512i v)
-{
-    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
-                                 _mm512_extracti64x4_epi64(v, 1));
-    return _mm_xor_si128(_mm256_castsi256_si128(t),
-                         _mm256_extracti128_si256(t, 1));
-}
-
 /* Accumulates 4 blocks d times 4 key powers k, lane by lane. */
 ENGINE_INLINE void vp512_acc(__m512i d, __m512i k, __m512i *lo, __m512i *mid,
                              __m512i *hi)
@@ -101,7 +93,7 @@ ENGINE_INLINE __m128i vp512_finish(__m512i lo, __m512i mid, __m512i hi)
 {
     lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(mid, 8));
     hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(mid, 8));
-    return gx_reduce(vp512_hsum(lo), vp512_hsum(hi));
+    return gx_reduce(gx5_hsum(lo), gx5_hsum(hi));
 }
 
 ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
@@ -166,8 +158,8 @@ ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
  *    2, not 4 + 2: each multiplicand's half (K_lo ^ K_hi) is what the
  *    fused kernels' table stores anyway (GX_VP512_HALVES), and each
  *    multiplier's is made once.
- *  - The reduction is that of the fused kernels (g5_finish,
- *    src/engine/vaes_avx512_gcm_batch.h): the low product's fold goes
+ *  - The reduction is that of the fused kernels (gx5_fold and
+ *    gx5_fold4, ghash_x86_zmm.h): the low product's fold goes
  *    through the middle sum and the middle's into the high one (E.
  *    Biggers, aes-gcm-avx10-x86_64.S), so no shift of the middle sum
  *    precedes the folds.
@@ -178,40 +170,20 @@ ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
  * docs/engines/ghash.md, "Key setup of ghash-vpclmul-avx512".
  */
 
-/* [hi : mid : lo] (mid: the sum of the cross products) reduced. */
-ENGINE_INLINE __m128i vp512_reduce1(__m128i lo, __m128i mid, __m128i hi)
-{
-    const __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
-    mid = _mm_ternarylogic_epi64(mid, _mm_shuffle_epi32(lo, 0x4e),
-                                 _mm_clmulepi64_si128(lo, c, 0x00), 0x96);
-    return _mm_ternarylogic_epi64(hi, _mm_shuffle_epi32(mid, 0x4e),
-                                  _mm_clmulepi64_si128(mid, c, 0x00), 0x96);
-}
-
-/* The same on four lanes. */
-ENGINE_INLINE __m512i vp512_reduce(__m512i lo, __m512i mid, __m512i hi)
-{
-    const __m512i c = _mm512_set1_epi64((long long)0xc200000000000000u);
-    mid = vp512_xor3(mid, _mm512_shuffle_epi32(lo, _MM_PERM_BADC),
-                     _mm512_clmulepi64_epi128(lo, c, 0x00));
-    return vp512_xor3(hi, _mm512_shuffle_epi32(mid, _MM_PERM_BADC),
-                      _mm512_clmulepi64_epi128(mid, c, 0x00));
-}
-
 /* a^2, reduced: the cross products are equal, their sum is zero. */
 ENGINE_INLINE __m128i vp512_sqr1(__m128i a)
 {
-    return vp512_reduce1(_mm_clmulepi64_si128(a, a, 0x00), _mm_setzero_si128(),
-                         _mm_clmulepi64_si128(a, a, 0x11));
+    return gx5_fold(_mm_clmulepi64_si128(a, a, 0x00), _mm_setzero_si128(),
+                    _mm_clmulepi64_si128(a, a, 0x11));
 }
 
 /* a * b, reduced. */
 ENGINE_INLINE __m128i vp512_mul1(__m128i a, __m128i b)
 {
-    return vp512_reduce1(_mm_clmulepi64_si128(a, b, 0x00),
-                         _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-                                       _mm_clmulepi64_si128(a, b, 0x10)),
-                         _mm_clmulepi64_si128(a, b, 0x11));
+    return gx5_fold(_mm_clmulepi64_si128(a, b, 0x00),
+                    _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                                  _mm_clmulepi64_si128(a, b, 0x10)),
+                    _mm_clmulepi64_si128(a, b, 0x11));
 }
 
 /* The Karatsuba half of each lane: x_lo ^ x_hi in both qwords. */
@@ -226,7 +198,7 @@ ENGINE_INLINE __m512i vp512_kmul(__m512i a, __m512i ah, __m512i b, __m512i bh)
 {
     const __m512i lo = _mm512_clmulepi64_epi128(a, b, 0x00);
     const __m512i hi = _mm512_clmulepi64_epi128(a, b, 0x11);
-    return vp512_reduce(
+    return gx5_fold4(
         lo, vp512_xor3(_mm512_clmulepi64_epi128(ah, bh, 0x00), lo, hi), hi);
 }
 
