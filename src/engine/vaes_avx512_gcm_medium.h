@@ -76,7 +76,7 @@
 #define GS_SB (4 * GS_SV)
 #define GS_SBYTES (64 * GS_SV)
 /* stack_wipe.h's rule: the frame plus 256, rounded to 64 */
-#define GS_MEDIUM_STACK 2304
+#define GS_MEDIUM_STACK 832
 
 /* The rounds loop: unrolled in full, so that which products follow which
  * round is settled at compile time. */

@@ -390,7 +390,7 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
                            decrypt);
 #if defined(__clang__)
             /* clang 14 spills keystream vectors of gs_medium_body (a
-             * 2040-byte frame, -fstack-usage); gcc 12's 392-byte frame
+             * 568-byte frame, -fstack-usage); gcc 12's 72-byte frame
              * holds no secret (test_residue) */
             aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
