@@ -10,9 +10,9 @@
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages with a 12-byte IV whose data
  * and additional data take at most 31 blocks together (medium ones, up
- * to GS_MEDIUM bytes, go to gs_medium in vaes_avx512_gcm_medium.h, chunk
- * by chunk in a software pipeline; larger ones to the whole-message kernel,
- * aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
+ * to GS_MEDIUM bytes, go to gs_medium in vaes_avx512_gcm_medium.h, in
+ * stages of 4 vectors in a software pipeline; larger ones to the whole-message
+ * kernel, aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
  * point takes every length):
  *
  *   - AES: the counters J0 + 1 .. J0 + n (n <= 31 data blocks) in up to 8
@@ -215,10 +215,56 @@ GS_INLINE void gs_mul_add(struct gs_acc *s, __m512i x, const uint8_t *p)
 
 GS_INLINE __m128i gs_fold(__m512i v)
 {
-    return _mm_xor_si128(_mm_xor_si128(_mm512_castsi512_si128(v),
-                                       _mm512_extracti32x4_epi32(v, 1)),
-                         _mm_xor_si128(_mm512_extracti32x4_epi32(v, 2),
-                                       _mm512_extracti32x4_epi32(v, 3)));
+    __m256i t = _mm256_xor_si256(_mm512_castsi512_si256(v),
+                                 _mm512_extracti64x4_epi64(v, 1));
+    return _mm_xor_si128(_mm256_castsi256_si128(t),
+                         _mm256_extracti128_si256(t, 1));
+}
+
+/*
+ * The products of two vectors x and y (GCM order) with the powers at px
+ * and py, added into s: the Karatsuba halves of both made together (the
+ * low qwords of both in one vector, the high ones in another, one XOR:
+ * three operations for two vectors, not four), each sum with one
+ * three-way XOR (as vaes_avx512_gcm_batch.h's pairs do). On Zen 4 every
+ * vector operation of the loop costs time, not only the AES rounds and
+ * the carry-less products (docs/engines/vaes.md, "The bulk loop").
+ */
+GS_INLINE void gs_mul_add2(struct gs_acc *s, __m512i x, __m512i y,
+                           const uint8_t *px, const uint8_t *py)
+{
+    const __m512i kx = _mm512_loadu_si512((const void *)px);
+    const __m512i ky = _mm512_loadu_si512((const void *)py);
+    __m512i m;
+    x = gs_rev(x);
+    y = gs_rev(y);
+    m = _mm512_xor_si512(_mm512_unpacklo_epi64(x, y),
+                         _mm512_unpackhi_epi64(x, y));
+    s->lo =
+        _mm512_ternarylogic_epi64(s->lo, _mm512_clmulepi64_epi128(x, kx, 0x00),
+                                  _mm512_clmulepi64_epi128(y, ky, 0x00), 0x96);
+    s->hi =
+        _mm512_ternarylogic_epi64(s->hi, _mm512_clmulepi64_epi128(x, kx, 0x11),
+                                  _mm512_clmulepi64_epi128(y, ky, 0x11), 0x96);
+    s->mid = _mm512_ternarylogic_epi64(
+        s->mid,
+        _mm512_clmulepi64_epi128(
+            m, _mm512_loadu_si512((const void *)(px + GX_VP512_HALVES)), 0x00),
+        _mm512_clmulepi64_epi128(
+            m, _mm512_loadu_si512((const void *)(py + GX_VP512_HALVES)), 0x01),
+        0x96);
+}
+
+/* The reduced sum of s (reflected): gs_reduce without an extra block. */
+GS_INLINE __m128i gs_reduce0(const struct gs_acc *s)
+{
+    __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
+    __m128i l = gs_fold(s->lo), h = gs_fold(s->hi);
+    __m128i md = _mm_ternarylogic_epi64(gs_fold(s->mid), l, h, 0x96);
+    md = _mm_ternarylogic_epi64(md, _mm_shuffle_epi32(l, 0x4e),
+                                _mm_clmulepi64_si128(l, c, 0x00), 0x96);
+    return _mm_ternarylogic_epi64(h, _mm_shuffle_epi32(md, 0x4e),
+                                  _mm_clmulepi64_si128(md, c, 0x00), 0x96);
 }
 
 /*
@@ -344,7 +390,7 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
                            decrypt);
 #if defined(__clang__)
             /* clang 14 spills keystream vectors of gs_medium_body (a
-             * 2040-byte frame, -fstack-usage); gcc 12's 392-byte frame
+             * 568-byte frame, -fstack-usage); gcc 12's 72-byte frame
              * holds no secret (test_residue) */
             aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
