@@ -10,9 +10,10 @@
  *   caller   crypt slot i     crypt slot i+1   ...
  *   writer   write slot i-1   write slot i     ...
  *
- * The slots go round a ring of CRYPT_PIPE_SLOTS: the reader fills them
- * in turn, the caller takes them in the order they were read, the writer
- * writes them in the order the caller handed them over. So the output is
+ * (A regular file is read by two threads, each filling half of a slot:
+ * crypt_pipe.c.) The slots go round a ring of CRYPT_PIPE_SLOTS: the reader
+ * fills them in turn, the caller takes them in the order they were read, the
+ * writer writes them in the order the caller handed them over. So the output is
  * in order, and the writer writes only what the caller put in a slot's
  * out[0..out_len): decryption puts only authenticated plaintext there
  * (chunked_dec_update), and after a failure it hands over no more slots.
