@@ -33,6 +33,8 @@
 static uint64_t seed = 0x5eed;
 /* The chunked_par the helpers below give their streams (NULL: none). */
 static const struct chunked_par *test_par;
+/* decrypt() through chunked_dec_in_place, as `aesir decrypt` of a file. */
+static int dec_in_place;
 
 struct kat {
     size_t key_len;
@@ -107,6 +109,75 @@ static uint8_t *encrypt(const uint8_t *key, size_t key_len, const char *ctx,
     return ct;
 }
 
+static int mem_read(void *arg, uint64_t off, uint8_t *buf, size_t len);
+
+/* released_or_wiped -- after a failure, each chunk's room from chunk f
+ * on in an in-place batch (m chunks at buf, the ciphertext's ct) holds
+ * its ciphertext or zeros: no plaintext opened past the failure is
+ * left. */
+static void released_or_wiped(const uint8_t *buf, const uint8_t *ct, size_t f,
+                              size_t m)
+{
+    for (size_t j = f; j < m; j++) {
+        const uint8_t *p = buf + j * CHUNKED_SEALED;
+        CHECK(all_eq(p, 0, CHUNKED_CHUNK) ||
+              memcmp(p, ct + j * CHUNKED_SEALED, CHUNKED_CHUNK) == 0);
+    }
+}
+
+/*
+ * decrypt_in_place -- ct as `aesir decrypt` feeds a file to
+ * chunked_dec_in_place (tools/cmd_decrypt.c): a first batch of the header
+ * and b - 1 whole chunks, then batches of b chunks (b random: 1, 2, 3 or
+ * 64; all at once when whole), final on the first short batch (an empty
+ * one when the input ends on a batch boundary); the failing chunk re-read
+ * from ct. Returns as decrypt().
+ */
+static int decrypt_in_place(const uint8_t *key, size_t key_len, const char *ctx,
+                            const uint8_t *ct, size_t n, uint8_t *out,
+                            size_t *out_len, struct chunked_error *err,
+                            int whole)
+{
+    static const size_t bs[] = {1, 2, 3, 64};
+    static struct chunked_dec d;
+    size_t b = whole ? n / CHUNKED_SEALED + 2 : bs[splitmix64(&seed) % 4];
+    size_t cap = CHUNKED_HEADER + (b - 1) * CHUNKED_SEALED, at = 0, o = 0;
+    const uint8_t *src[2] = {ct, (const uint8_t *)(uintptr_t)n};
+    uint8_t *buf = malloc(b * CHUNKED_SEALED);
+    int rc;
+
+    CHECK_EQ(
+        chunked_dec_init(&d, key, key_len, (const uint8_t *)ctx, strlen(ctx)),
+        CHUNKED_OK);
+    d.par = test_par;
+    d.reread = mem_read;
+    d.reread_arg = src;
+    for (;;) {
+        size_t len = n - at < cap ? n - at : cap, pt_at, pt_len;
+        int final = len < cap;
+        memcpy(buf, ct + at, len);
+        rc = chunked_dec_in_place(&d, buf, len, final, &pt_at, &pt_len, err);
+        CHECK(pt_len == 0 || pt_at == (at == 0 ? CHUNKED_HEADER : 0));
+        for (size_t j = 0; j * CHUNKED_CHUNK < pt_len; j++) {
+            size_t m = pt_len - j * CHUNKED_CHUNK;
+            memcpy(out + o, buf + pt_at + j * CHUNKED_SEALED,
+                   m < CHUNKED_CHUNK ? m : CHUNKED_CHUNK);
+            o += m < CHUNKED_CHUNK ? m : CHUNKED_CHUNK;
+        }
+        if (rc != CHUNKED_OK && len > pt_at)
+            released_or_wiped(buf + pt_at, ct + at + pt_at,
+                              pt_len / CHUNKED_CHUNK,
+                              (len - pt_at) / CHUNKED_SEALED);
+        at += len, cap = b * CHUNKED_SEALED;
+        if (rc != CHUNKED_OK || final)
+            break;
+    }
+    *out_len = o;
+    chunked_dec_clear(&d);
+    free(buf);
+    return rc;
+}
+
 /* decrypt -- ct in random pieces (whole, when whole is set); the
  * plaintext released into out (*out_len), the status of the end, and
  * err. */
@@ -118,6 +189,9 @@ static int decrypt(const uint8_t *key, size_t key_len, const char *ctx,
     size_t o = 0, got, at = 0;
     int rc;
 
+    if (dec_in_place)
+        return decrypt_in_place(key, key_len, ctx, ct, n, out, out_len, err,
+                                whole);
     CHECK_EQ(
         chunked_dec_init(&d, key, key_len, (const uint8_t *)ctx, strlen(ctx)),
         CHUNKED_OK);
@@ -550,6 +624,85 @@ static void test_in_place(void)
     free(buf);
 }
 
+/* chunked_dec_in_place's misuse refused: no re-read callback, a partial
+ * chunk before the end, bytes left waiting by chunked_dec_update; the
+ * 2^38 limit; a failing chunk that cannot be read again. */
+static void test_dec_in_place_misuse(const uint8_t *ct, size_t ct_len)
+{
+    static struct chunked_dec d;
+    struct chunked_error err;
+    uint8_t *buf = malloc(ct_len);
+    const uint8_t *src[2] = {ct, (const uint8_t *)(uintptr_t)ct_len};
+    size_t at, got;
+
+    memcpy(buf, ct, ct_len);
+    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
+    CHECK_EQ(chunked_dec_in_place(&d, buf, ct_len, 1, &at, &got, &err),
+             CHUNKED_E_ARG);
+    d.reread = mem_read;
+    d.reread_arg = src;
+    CHECK_EQ(chunked_dec_in_place(&d, buf, B(1) + 1, 0, &at, &got, &err),
+             CHUNKED_E_ARG);
+    CHECK_EQ(got, 0);
+    chunked_dec_clear(&d);
+    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
+    d.reread = mem_read;
+    d.reread_arg = src;
+    CHECK_EQ(chunked_dec_update(&d, buf, B(0) + 5, buf, 0, &got, &err),
+             CHUNKED_OK);
+    CHECK_EQ(chunked_dec_in_place(&d, buf + B(0) + 5, B(1) - B(0) - 5, 0, &at,
+                                  &got, &err),
+             CHUNKED_E_ARG);
+    chunked_dec_clear(&d);
+    /* A chunk index of 2^38 is refused before anything is opened. */
+    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
+    d.reread = mem_read;
+    d.reread_arg = src;
+    d.par = test_par;
+    CHECK_EQ(chunked_dec_in_place(&d, buf, CHUNKED_HEADER, 0, &at, &got, &err),
+             CHUNKED_OK);
+    d.chunk = CHUNKED_MAX_CHUNKS;
+    CHECK_EQ(
+        chunked_dec_in_place(&d, buf + B(0), B(2) - B(0), 0, &at, &got, &err),
+        CHUNKED_E_TOO_LONG);
+    CHECK_EQ(got, 0);
+    chunked_dec_clear(&d);
+    /* A flipped bit in chunk 1, whose re-read fails: still an
+     * authentication failure at its offset, after chunk 0. */
+    memcpy(buf, ct, ct_len);
+    buf[B(1) + 7] ^= 4;
+    src[1] = (const uint8_t *)(uintptr_t)B(1);
+    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
+    d.reread = mem_read;
+    d.reread_arg = src;
+    d.par = test_par;
+    CHECK_EQ(chunked_dec_in_place(&d, buf, ct_len, 1, &at, &got, &err),
+             CHUNKED_E_AUTH);
+    CHECK(at == CHUNKED_HEADER && got == CHUNKED_CHUNK && err.offset == B(1) &&
+          strstr(err.msg, "read again") != NULL);
+    CHECK_EQ(chunked_dec_in_place(&d, buf, 0, 1, &at, &got, &err),
+             CHUNKED_E_ARG);
+    chunked_dec_clear(&d);
+    free(buf);
+}
+
+/* The edge suites of the streaming decryptor, through chunked_dec_in_place
+ * (the encryptor's side is the same). */
+static void test_dec_in_place(void)
+{
+    uint8_t *msg = pattern(M3), *ct;
+    size_t ct_len;
+
+    dec_in_place = 1;
+    test_round_trips();
+    ct = encrypt(key32, 32, "", msg, M3, NULL, &ct_len);
+    test_truncation(msg, ct, ct_len);
+    test_tamper(msg, ct, ct_len);
+    dec_in_place = 0;
+    test_dec_in_place_misuse(ct, ct_len);
+    free(msg), free(ct);
+}
+
 /* A fake chunked_par: ranges of 3 run last first on this thread, so an
  * order-dependent bug or a wrong minimum shows. */
 static size_t backwards(void *pool, size_t n, chunked_range_fn fn, void *arg)
@@ -613,6 +766,7 @@ static void test_with_par(const struct chunked_par *par, const char *name)
     test_tamper(msg, ct, ct_len);
     free(msg), free(ct);
     test_in_place();
+    test_dec_in_place();
     test_par = NULL;
     if (check_failed != failed)
         fprintf(stderr, "  (with %s)\n", name);
@@ -639,6 +793,7 @@ int main(void)
     test_random_access();
     test_limits();
     test_in_place();
+    test_dec_in_place();
     {
         struct chunked_par fake = {backwards, NULL}, real;
         struct crypt_pool *pool = crypt_pool_new(4);

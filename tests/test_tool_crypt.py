@@ -856,6 +856,17 @@ def test_threads(d, key):
         check(r1.returncode == r3.returncode == 1 and
               r1.stderr == r3.stderr and r1.stdout == r3.stdout and
               msg.startswith(r3.stdout), what + ": as with one thread")
+        # From a file, each chunk is opened in place and a failing one
+        # read again to word the error: the same output and message.
+        bpath = os.path.join(d, "mt.bad")
+        with open(bpath, "wb") as f:
+            f.write(bad)
+        for t in ("1", "3"):
+            rf = run(["decrypt", "-k", key, "--threads", t, bpath])
+            check(rf.returncode == 1 and rf.stderr == r1.stderr and
+                  rf.stdout == r1.stdout,
+                  what + ": from a file (in place), %s thread(s)" % t)
+        os.unlink(bpath)
     # Bad values: one line, exit 2.
     for v in ("0", "65", "x", "", "-1", "2k"):
         for cmd in ("encrypt", "decrypt"):
@@ -872,6 +883,20 @@ def test_threads(d, key):
     r2 = run(["decrypt", "--passphrase-file", pf, "--threads", "3"], r.stdout)
     check(r.returncode == 0 and r2.returncode == 0 and r2.stdout == m,
           "-p with threads: round trip")
+    # The header shifts the C2SP stream in the file: a failing chunk read
+    # again from a file must be read at the right offset (trailing data
+    # is found only in the right bytes).
+    ppath = os.path.join(d, "mt.pct")
+    with open(ppath, "wb") as f:
+        f.write(r.stdout + b"\0" * 20000)
+    rp = run(["decrypt", "--passphrase-file", pf, "--threads", "3"],
+             r.stdout + b"\0" * 20000)
+    rf = run(["decrypt", "--passphrase-file", pf, "--threads", "3", ppath])
+    check(rp.returncode == rf.returncode == 1 and
+          b"trailing data" in rf.stderr and rf.stderr == rp.stderr and
+          rf.stdout == rp.stdout == m[:len(m) // CHUNK * CHUNK],
+          "-p, trailing data from a file: as from a pipe (%r)" % rf.stderr)
+    os.unlink(ppath)
 
 
 def feed(p, data, rng_, max_piece):

@@ -200,6 +200,10 @@ struct chunked_dec {
     uint64_t off;   /* ciphertext offset of buf[0] */
     size_t have;    /* bytes waiting in buf */
     const struct chunked_par *par; /* set after init; NULL: sequential */
+    /* Set after init for chunked_dec_in_place(): reads the ciphertext
+     * again (offsets from its first byte, the header's). */
+    int (*reread)(void *arg, uint64_t off, uint8_t *buf, size_t len);
+    void *reread_arg;
     uint8_t buf[CHUNKED_SEALED];
 };
 
@@ -234,6 +238,26 @@ int chunked_dec_update(struct chunked_dec *d, const uint8_t *in, size_t len,
 int chunked_dec_final(struct chunked_dec *d, uint8_t *out, size_t cap,
                       size_t *out_len, struct chunked_error *err);
 void chunked_dec_clear(struct chunked_dec *d);
+
+/*
+ * chunked_dec_in_place -- as chunked_dec_update() (and, with final,
+ * chunked_dec_final() after it) without a second buffer: each chunk is
+ * opened where it lies, its plaintext over its own ciphertext, so the
+ * plaintext released is *pt_len bytes at buf + *pt_at in pieces of
+ * CHUNKED_CHUNK bytes CHUNKED_SEALED apart (the final piece shorter).
+ * The first call may start with the header (*pt_at is then 56); every
+ * call but the one with final must hold whole chunks, and none may follow
+ * chunked_dec_update() with bytes left waiting (CHUNKED_E_ARG). Same
+ * results and errors as the two-buffer calls, with one difference in the
+ * means: a chunk that fails in place leaves zeros where it was, so its
+ * failure is worded (trailing data or not) from d->reread of its bytes,
+ * which must be set (CHUNKED_E_ARG otherwise). Measured (docs/tool.md
+ * "Speed"): no second buffer's cache traffic, the one-thread decryption
+ * of a file as fast as its encryption, which seals in place.
+ */
+int chunked_dec_in_place(struct chunked_dec *d, uint8_t *buf, size_t len,
+                         int final, size_t *pt_at, size_t *pt_len,
+                         struct chunked_error *err);
 
 /* ---- random access ----------------------------------------------- */
 

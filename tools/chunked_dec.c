@@ -61,35 +61,58 @@ static int header(struct chunked_dec *d, struct chunked_error *err)
     return CHUNKED_OK;
 }
 
-/* open_chunk -- opens chunk d->chunk (n sealed bytes at in) into out;
- * on failure, says why and where (and whether a shorter final chunk
- * followed by trailing bytes is what the input holds). */
+/* chunk_failed -- chunk d->chunk, the n sealed bytes at in, failed to
+ * open: says why and where (and whether a shorter final chunk followed
+ * by trailing bytes is what the input holds). */
+static int chunk_failed(struct chunked_dec *d, const uint8_t *in, size_t n,
+                        struct chunked_error *err)
+{
+    size_t trailing;
+
+    if (d->chunk >= CHUNKED_MAX_CHUNKS)
+        return chunked_fail(err, CHUNKED_E_TOO_LONG, d->off,
+                            "more than 2^38 chunks at offset %llu",
+                            (unsigned long long)d->off);
+    if (chunked_find_final(&d->k, d->chunk, in, n, &trailing))
+        return chunked_fail(err, CHUNKED_E_TRAILING, d->off + n - trailing,
+                            "trailing data after the final chunk %llu, from "
+                            "offset %llu (%s%zu bytes)",
+                            (unsigned long long)d->chunk,
+                            (unsigned long long)(d->off + n - trailing),
+                            n == CHUNKED_SEALED ? "at least " : "", trailing);
+    return chunked_fail(err, CHUNKED_E_AUTH, d->off,
+                        "chunk %llu at offset %llu fails to authenticate "
+                        "(tampered, truncated or reordered)",
+                        (unsigned long long)d->chunk,
+                        (unsigned long long)d->off);
+}
+
+/* chunk_reread -- chunk d->chunk (n bytes) failed to open in place, which
+ * left zeros where its ciphertext was: reads it again (d->reread) to say
+ * why. A file that changed meanwhile changes only the wording: the chunk
+ * failed either way. */
+static int chunk_reread(struct chunked_dec *d, size_t n,
+                        struct chunked_error *err)
+{
+    if (d->chunk >= CHUNKED_MAX_CHUNKS)
+        return chunk_failed(d, NULL, n, err);
+    if (d->reread(d->reread_arg, d->off, d->buf, n) != 0)
+        return chunked_fail(err, CHUNKED_E_AUTH, d->off,
+                            "chunk %llu at offset %llu fails to authenticate "
+                            "(and cannot be read again to say more)",
+                            (unsigned long long)d->chunk,
+                            (unsigned long long)d->off);
+    return chunk_failed(d, d->buf, n, err);
+}
+
+/* open_chunk -- opens chunk d->chunk (n sealed bytes at in) into out
+ * (in itself: then a failure is worded from a re-read, chunk_reread). */
 static int open_chunk(struct chunked_dec *d, const uint8_t *in, size_t n,
                       uint8_t *out, struct chunked_error *err)
 {
-    size_t trailing;
-    int rc;
-
-    rc = chunked_open_one(&d->k, d->chunk, in, n, out);
-    if (rc == CHUNKED_E_TOO_LONG)
-        return chunked_fail(err, rc, d->off,
-                            "more than 2^38 chunks at offset %llu",
-                            (unsigned long long)d->off);
-    if (rc != CHUNKED_OK) {
-        if (chunked_find_final(&d->k, d->chunk, in, n, &trailing))
-            return chunked_fail(
-                err, CHUNKED_E_TRAILING, d->off + n - trailing,
-                "trailing data after the final chunk %llu, from offset "
-                "%llu (%s%zu bytes)",
-                (unsigned long long)d->chunk,
-                (unsigned long long)(d->off + n - trailing),
-                n == CHUNKED_SEALED ? "at least " : "", trailing);
-        return chunked_fail(err, CHUNKED_E_AUTH, d->off,
-                            "chunk %llu at offset %llu fails to authenticate "
-                            "(tampered, truncated or reordered)",
-                            (unsigned long long)d->chunk,
-                            (unsigned long long)d->off);
-    }
+    if (chunked_open_one(&d->k, d->chunk, in, n, out) != CHUNKED_OK)
+        return out == in ? chunk_reread(d, n, err)
+                         : chunk_failed(d, in, n, err);
     d->chunk++;
     d->off += n;
     return CHUNKED_OK;
@@ -101,6 +124,7 @@ struct open_batch {
     uint64_t first;
     const uint8_t *in;
     uint8_t *out;
+    size_t stride; /* of out: CHUNKED_CHUNK, or CHUNKED_SEALED in place */
 };
 
 static size_t open_range(void *arg, size_t lo, size_t hi)
@@ -110,28 +134,29 @@ static size_t open_range(void *arg, size_t lo, size_t hi)
     for (size_t j = lo; j < hi; j++)
         if (chunked_open_one(b->k, b->first + j, b->in + j * CHUNKED_SEALED,
                              CHUNKED_SEALED,
-                             b->out + j * CHUNKED_CHUNK) != CHUNKED_OK)
+                             b->out + j * b->stride) != CHUNKED_OK)
             return j;
     return SIZE_MAX;
 }
 
 /*
- * open_par -- opens the m whole chunks at in through d->par; returns how
- * many authenticated before the first failure (all m, normally) and
+ * open_many -- opens the m whole chunks at in into out (chunk j's
+ * plaintext at out + j * stride), through d->par when it is set; returns
+ * how many authenticated before the first failure (all m, normally) and
  * accounts for them. Chunks after a failure may have been opened by
  * other threads: their plaintext is wiped, since nothing after a failure
- * is released. The caller then opens the failing chunk again on its own
- * (open_chunk), which finds the same failure and words it as the
- * sequential path does.
+ * is released. The caller then words the failure of the next chunk
+ * (open_chunk or chunk_reread), as the sequential path does.
  */
-static size_t open_par(struct chunked_dec *d, const uint8_t *in, size_t m,
-                       uint8_t *out)
+static size_t open_many(struct chunked_dec *d, const uint8_t *in, size_t m,
+                        uint8_t *out, size_t stride)
 {
-    struct open_batch b = {&d->k, d->chunk, in, out};
-    size_t f = d->par->run(d->par->pool, m, open_range, &b);
+    struct open_batch b = {&d->k, d->chunk, in, out, stride};
+    size_t f = d->par != NULL ? d->par->run(d->par->pool, m, open_range, &b)
+                              : open_range(&b, 0, m);
 
     if (f < m)
-        chunked_wipe(out + f * CHUNKED_CHUNK, (m - f) * CHUNKED_CHUNK);
+        chunked_wipe(out + f * stride, (m - f) * stride);
     else
         f = m;
     d->chunk += f;
@@ -156,7 +181,8 @@ int chunked_dec_update(struct chunked_dec *d, const uint8_t *in, size_t len,
         size_t take = want - d->have;
         if (d->keyed && d->have == 0 && d->par != NULL &&
             len >= 2 * CHUNKED_SEALED) {
-            size_t f = open_par(d, in, len / CHUNKED_SEALED, out + o);
+            size_t f =
+                open_many(d, in, len / CHUNKED_SEALED, out + o, CHUNKED_CHUNK);
             in += f * CHUNKED_SEALED, len -= f * CHUNKED_SEALED;
             o += f * CHUNKED_CHUNK;
             if (len < CHUNKED_SEALED)
@@ -191,8 +217,12 @@ int chunked_dec_update(struct chunked_dec *d, const uint8_t *in, size_t len,
     return rc;
 }
 
-int chunked_dec_final(struct chunked_dec *d, uint8_t *out, size_t cap,
-                      size_t *out_len, struct chunked_error *err)
+/* final_chunk -- the input ended with the have bytes at in (after the
+ * chunks so far): opens them as the final short chunk into out (cap
+ * bytes; out may be in), checking first that they can be one. */
+static int final_chunk(struct chunked_dec *d, const uint8_t *in, size_t have,
+                       uint8_t *out, size_t cap, size_t *out_len,
+                       struct chunked_error *err)
 {
     int rc;
 
@@ -201,37 +231,83 @@ int chunked_dec_final(struct chunked_dec *d, uint8_t *out, size_t cap,
         return chunked_fail(err, d->failed, d->off, "decryption failed");
     d->failed = CHUNKED_E_TRUNCATED;
     if (!d->keyed)
-        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->have,
+        return chunked_fail(err, CHUNKED_E_TRUNCATED, have,
                             "truncated: %zu bytes, less than the 56-byte "
                             "header",
-                            d->have);
-    if (d->have == 0 && d->chunk == 0)
+                            have);
+    if (have == 0 && d->chunk == 0)
         return chunked_fail(err, CHUNKED_E_TRUNCATED, d->off,
                             "truncated at offset 56: no chunk after the "
                             "header");
-    if (d->have == 0)
+    if (have == 0)
         return d->failed = chunked_fail(
                    err, CHUNKED_E_FULL_FINAL, d->off,
                    "truncated at offset %llu: chunk %llu is a full 16384 "
                    "bytes and the final short chunk is missing",
                    (unsigned long long)d->off,
                    (unsigned long long)(d->chunk - 1));
-    if (d->have < CHUNKED_TAG)
-        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->off + d->have,
+    if (have < CHUNKED_TAG)
+        return chunked_fail(err, CHUNKED_E_TRUNCATED, d->off + have,
                             "truncated at offset %llu: the final chunk %llu "
                             "has %zu bytes, less than its 16-byte tag",
-                            (unsigned long long)(d->off + d->have),
-                            (unsigned long long)d->chunk, d->have);
-    if (cap < d->have - CHUNKED_TAG)
+                            (unsigned long long)(d->off + have),
+                            (unsigned long long)d->chunk, have);
+    if (cap < have - CHUNKED_TAG)
         return chunked_fail(err, CHUNKED_E_ARG, d->off, "output too small");
-    rc = open_chunk(d, d->buf, d->have, out, err);
+    rc = open_chunk(d, in, have, out, err);
     if (rc != CHUNKED_OK)
         return d->failed = rc;
-    *out_len = d->have - CHUNKED_TAG;
+    *out_len = have - CHUNKED_TAG;
     d->have = 0;
     d->failed = CHUNKED_E_ARG; /* finished: no more input */
     chunked_keys_clear(&d->k);
     return CHUNKED_OK;
+}
+
+int chunked_dec_final(struct chunked_dec *d, uint8_t *out, size_t cap,
+                      size_t *out_len, struct chunked_error *err)
+{
+    return final_chunk(d, d->buf, d->have, out, cap, out_len, err);
+}
+
+int chunked_dec_in_place(struct chunked_dec *d, uint8_t *buf, size_t len,
+                         int final, size_t *pt_at, size_t *pt_len,
+                         struct chunked_error *err)
+{
+    size_t at = 0, m, f, n;
+    int rc = CHUNKED_OK;
+
+    *pt_at = *pt_len = 0;
+    if (d->failed)
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "decryption failed");
+    if (d->reread == NULL || d->have != 0)
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "misuse");
+    if (!d->keyed) {
+        /* The header, through the common path (no output). */
+        at = len < CHUNKED_HEADER ? len : CHUNKED_HEADER;
+        if ((rc = chunked_dec_update(d, buf, at, NULL, 0, &n, err)) != 0)
+            return rc;
+        if (!d->keyed)
+            return final ? chunked_dec_final(d, NULL, 0, &n, err)
+                         : chunked_fail(err, CHUNKED_E_ARG, 0, "misuse");
+        buf += at, len -= at;
+    }
+    m = len / CHUNKED_SEALED;
+    if (!final && len % CHUNKED_SEALED != 0)
+        return chunked_fail(err, CHUNKED_E_ARG, d->off, "misuse");
+    *pt_at = at;
+    f = open_many(d, buf, m, buf, CHUNKED_SEALED);
+    *pt_len = f * CHUNKED_CHUNK;
+    if (f < m)
+        rc = chunk_reread(d, CHUNKED_SEALED, err);
+    else if (final)
+        rc = final_chunk(d, buf + m * CHUNKED_SEALED, len % CHUNKED_SEALED,
+                         buf + m * CHUNKED_SEALED, CHUNKED_CHUNK, &n, err);
+    if (rc != CHUNKED_OK)
+        d->failed = rc;
+    else if (final)
+        *pt_len += n;
+    return rc;
 }
 
 void chunked_dec_clear(struct chunked_dec *d)

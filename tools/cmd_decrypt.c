@@ -13,7 +13,11 @@
  * Speed: a stream is read 64 chunks (~1 MiB) per thread at a time (8
  * MiB at most); with more than one thread (--threads, default the online
  * CPUs) the whole chunks of a read are opened on a thread pool
- * (crypt_pool.h) into one output buffer. chunked_dec_update() then
+ * (crypt_pool.h). A regular file's chunks are opened where they were
+ * read (chunked_dec_in_place: no second buffer's cache traffic) and
+ * written from between their tags; a pipe's go into an output buffer,
+ * since a chunk that fails must keep its ciphertext for the error
+ * message and a pipe cannot be read again. chunked_dec_*() then
  * releases exactly what the one-thread path would: the chunks before the
  * first failure, in order, with the same message and offset; what other
  * threads opened after it is wiped, never written. Reading, opening and
@@ -86,10 +90,12 @@ struct emitter {
     uint64_t pos; /* plaintext offset of the next byte to emit */
 };
 
-/* emit -- the part of plaintext [pos, pos + n) that lies in the range. */
-static int emit(void *arg, const uint8_t *pt, size_t n, char *err, size_t cap)
+/* emit -- the part of the slot's plaintext, [pos, pos + n), that lies in
+ * the range. */
+static int emit(void *arg, const struct crypt_slot *s, char *err, size_t cap)
 {
     struct emitter *em = arg;
+    size_t n = s->out_len;
     uint64_t lo = em->rg->off, pos = em->pos,
              hi = em->rg->len == UINT64_MAX ? UINT64_MAX
                                             : em->rg->off + em->rg->len;
@@ -98,7 +104,9 @@ static int emit(void *arg, const uint8_t *pt, size_t n, char *err, size_t cap)
     em->pos += n;
     if (a >= b)
         return 0;
-    return crypt_write(em->out, pt + (a - pos), (size_t)(b - a), err, cap);
+    return crypt_write_range(em->out, s->out + s->out_at, (size_t)(a - pos),
+                             (size_t)(b - pos), s->out_piece, s->out_stride,
+                             err, cap);
 }
 
 static int past_end(const struct crypt_range *rg, uint64_t total, char *err,
@@ -129,7 +137,7 @@ static int range_done(const struct crypt_range *rg, uint64_t pos)
 
 struct opener {
     struct chunked_dec *d;
-    size_t out_cap; /* of each slot */
+    size_t out_cap; /* of each slot; 0: opened in place */
     const struct crypt_range *rg;
     uint64_t pos; /* the plaintext released so far */
 };
@@ -143,12 +151,22 @@ static int open_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
     struct opener *o = arg;
     struct chunked_error ce;
     size_t n, m = 0;
-    int st =
-        chunked_dec_update(o->d, s->in, s->in_len, s->out, o->out_cap, &n, &ce);
+    int st;
 
-    *stop = range_done(o->rg, o->pos + n);
-    if (st == CHUNKED_OK && s->end && !*stop)
-        st = chunked_dec_final(o->d, s->out + n, o->out_cap - n, &m, &ce);
+    if (o->out_cap == 0) {
+        /* A file, without a range (random_access): to its end. */
+        st = chunked_dec_in_place(o->d, s->in, s->in_len, s->end, &s->out_at,
+                                  &n, &ce);
+        s->out_piece = CHUNKED_CHUNK;
+        s->out_stride = CHUNKED_SEALED;
+        *stop = 0;
+    } else {
+        st = chunked_dec_update(o->d, s->in, s->in_len, s->out, o->out_cap, &n,
+                                &ce);
+        *stop = range_done(o->rg, o->pos + n);
+        if (st == CHUNKED_OK && s->end && !*stop)
+            st = chunked_dec_final(o->d, s->out + n, o->out_cap - n, &m, &ce);
+    }
     /* What authenticated before a failure still goes out. */
     s->out_len = n + m;
     o->pos += n + m;
@@ -159,9 +177,34 @@ static int open_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
     return 0;
 }
 
-/* stream -- decrypts the input from its current position, after
+struct src {
+    int fd;
+    uint64_t base; /* where the C2SP stream starts (after a prefix) */
+};
+
+static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
+{
+    const struct src *s = arg;
+
+    while (len > 0) {
+        ssize_t r = pread(s->fd, buf, len, (off_t)(s->base + off));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        buf += r, off += (uint64_t)r, len -= (size_t)r;
+    }
+    return 0;
+}
+
+/*
+ * stream -- decrypts the input from its current position, after
  * lead[0..lead_len) (the stream's first bytes, read with a passphrase
- * header). */
+ * header). A regular file (without a range: random_access) is opened in
+ * place (chunked_dec_in_place), its failing chunk re-read with pread to
+ * word the failure; a pipe, which cannot be read again, is opened into a
+ * second buffer.
+ */
 static int stream(const struct crypt_key *k, struct crypt_in *in,
                   const uint8_t *lead, size_t lead_len, struct crypt_out *out,
                   const struct crypt_range *rg, unsigned threads, int quiet,
@@ -172,10 +215,12 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
     /* A read's whole chunks opened, then the final chunk after them. */
     size_t in_cap = chunks * CHUNKED_SEALED,
            out_cap = chunks * CHUNKED_CHUNK + CHUNKED_CHUNK;
-    struct crypt_pipe_shape sh = {in_cap, in_cap, in_cap, out_cap};
+    struct crypt_pipe_shape sh = {in_cap, in_cap, in_cap, out_cap, 0};
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct emitter em = {out, rg, 0};
     struct opener o = {d, out_cap, rg, 0};
+    off_t pos = in->is_file && !rg->on ? lseek(in->fd, 0, SEEK_CUR) : -1;
+    struct src src = {in->fd, (uint64_t)pos - lead_len};
     struct chunked_par par;
     int rc = 0, st;
 
@@ -199,6 +244,14 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         crypt_pool_par(pool, &par);
         d->par = &par;
     }
+    if (pos >= 0 && (uint64_t)pos >= lead_len) {
+        /* In place: the first slot the header and whole chunks, so that
+         * no chunk straddles two slots. */
+        sh.out_cap = o.out_cap = 0;
+        sh.first_cap = CHUNKED_HEADER + (chunks - 1) * CHUNKED_SEALED;
+        d->reread = pread_all;
+        d->reread_arg = &src;
+    }
     rc = crypt_pipe_run(in, &sh, lead, lead_len, open_slot, &o, emit, &em,
                         quiet, err, cap);
     if (rc == 0 && rg->on)
@@ -209,26 +262,6 @@ done:
         chunked_dec_clear(d);
     free(d);
     return rc;
-}
-
-struct src {
-    int fd;
-    uint64_t base; /* where the C2SP stream starts (after a prefix) */
-};
-
-static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
-{
-    const struct src *s = arg;
-
-    while (len > 0) {
-        ssize_t r = pread(s->fd, buf, len, (off_t)(s->base + off));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        buf += r, off += (uint64_t)r, len -= (size_t)r;
-    }
-    return 0;
 }
 
 /* random_access -- the range of a regular file, chunks by pread. */

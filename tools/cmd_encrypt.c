@@ -63,10 +63,10 @@ static void usage(FILE *f)
 }
 
 /* write_out -- the pipe's writer (crypt_pipe.h): straight to the output. */
-static int write_out(void *arg, const uint8_t *buf, size_t n, char *err,
+static int write_out(void *arg, const struct crypt_slot *s, char *err,
                      size_t cap)
 {
-    return crypt_write(arg, buf, n, err, cap);
+    return crypt_write(arg, s->out, s->out_len, err, cap);
 }
 
 /* seal_slot -- the pipe's step: seals what slot s read where it lies
@@ -99,7 +99,7 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     /* A read's chunks each where its sealed form goes, sealed in place
      * (the final chunk, shorter, fits where a full one would be). */
     struct crypt_pipe_shape sh = {crypt_pipe_chunks(threads) * CHUNKED_CHUNK,
-                                  CHUNKED_CHUNK, CHUNKED_SEALED, 0};
+                                  CHUNKED_CHUNK, CHUNKED_SEALED, 0, 0};
     uint8_t hdr[CHUNKED_HEADER];
     struct crypt_pool *pool = threads > 1 ? crypt_pool_new(threads) : NULL;
     struct chunked_par par;

@@ -120,8 +120,27 @@ ssize_t crypt_read_pieces(int fd, uint8_t *buf, size_t cap, size_t piece,
     return crypt_read_range(fd, buf, 0, cap, piece, stride, -1);
 }
 
-/* Pieces per readv(2): 128 chunks of 16 KiB are 2 MiB per call. */
-#define READ_IOVS 128
+/* Pieces per readv(2) or writev(2): 128 chunks of 16 KiB are 2 MiB per
+ * call. */
+#define IOVS 128
+
+/* iov_fill -- iovecs for bytes [at, to) of a pieces layout, at most IOVS
+ * of them: how many. */
+static int iov_fill(struct iovec *v, const uint8_t *buf, size_t at, size_t to,
+                    size_t piece, size_t stride)
+{
+    int c = 0;
+
+    for (; at < to && c < IOVS; c++) {
+        size_t o = at % piece, len = piece - o;
+        if (len > to - at)
+            len = to - at;
+        v[c].iov_base = (uint8_t *)buf + at / piece * stride + o;
+        v[c].iov_len = len;
+        at += len;
+    }
+    return c;
+}
 
 ssize_t crypt_read_range(int fd, uint8_t *buf, size_t from, size_t to,
                          size_t piece, size_t stride, off_t off)
@@ -129,21 +148,11 @@ ssize_t crypt_read_range(int fd, uint8_t *buf, size_t from, size_t to,
     size_t n = from;
 
     while (n < to) {
-        struct iovec v[READ_IOVS];
-        size_t at = n;
-        int c = 0;
-        ssize_t r;
+        struct iovec v[IOVS];
         /* From input byte n on (a read may end inside a piece). */
-        for (; at < to && c < READ_IOVS; c++) {
-            size_t o = at % piece, len = piece - o;
-            if (len > to - at)
-                len = to - at;
-            v[c].iov_base = buf + at / piece * stride + o;
-            v[c].iov_len = len;
-            at += len;
-        }
-        r = off < 0 ? readv(fd, v, c)
-                    : preadv(fd, v, c, off + (off_t)(n - from));
+        int c = iov_fill(v, buf, n, to, piece, stride);
+        ssize_t r = off < 0 ? readv(fd, v, c)
+                            : preadv(fd, v, c, off + (off_t)(n - from));
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
@@ -195,14 +204,36 @@ int crypt_out_open(struct crypt_out *o, const char *path, int force,
 int crypt_write(struct crypt_out *o, const void *buf, size_t n, char *err,
                 size_t cap)
 {
+    return crypt_write_range(o, buf, 0, n, 0, 0, err, cap);
+}
+
+int crypt_write_range(struct crypt_out *o, const uint8_t *buf, size_t from,
+                      size_t to, size_t piece, size_t stride, char *err,
+                      size_t cap)
+{
     char q[96];
 
-    if (n == 0 || write_all(o->fd, buf, n) == 0)
-        return 0;
-    snprintf(err, cap, "writing %s: %s",
-             o->is_file ? args_quote(q, sizeof(q), o->f.target) : "stdout",
-             strerror(errno));
-    return TOOL_EXIT_IO;
+    if (piece == 0)
+        piece = stride = to;
+    while (from < to) {
+        struct iovec v[IOVS];
+        /* From output byte `from` on (a write may end inside a piece). */
+        int c = iov_fill(v, buf, from, to, piece, stride);
+        ssize_t w = writev(o->fd, v, c);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            snprintf(err, cap, "writing %s: %s",
+                     o->is_file ? args_quote(q, sizeof(q), o->f.target)
+                                : "stdout",
+                     strerror(errno));
+            return TOOL_EXIT_IO;
+        }
+        from += (size_t)w;
+    }
+    return 0;
 }
 
 int crypt_out_commit(struct crypt_out *o, char *err, size_t cap)

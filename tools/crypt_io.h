@@ -91,6 +91,16 @@ int crypt_out_open(struct crypt_out *o, const char *path, int force,
 /* crypt_write -- 0 or TOOL_EXIT_IO with the message in err. */
 int crypt_write(struct crypt_out *o, const void *buf, size_t n, char *err,
                 size_t cap);
+/*
+ * crypt_write_range -- crypt_write() of output bytes [from, to) of a
+ * crypt_read_pieces() layout (pieces of `piece` bytes `stride` apart;
+ * piece 0: one contiguous run). writev(2), a system call for many
+ * pieces: `aesir decrypt` opens each chunk where it was read and writes
+ * the plaintexts from between the tags.
+ */
+int crypt_write_range(struct crypt_out *o, const uint8_t *buf, size_t from,
+                      size_t to, size_t piece, size_t stride, char *err,
+                      size_t cap);
 int crypt_out_commit(struct crypt_out *o, char *err, size_t cap);
 void crypt_out_abort(struct crypt_out *o);
 

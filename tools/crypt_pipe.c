@@ -118,9 +118,9 @@ static void *co_reader(void *v)
  * meanwhile) is not counted, so the slot is always a prefix of the
  * input. */
 static ssize_t fill_split(struct crypt_pipe *p, uint8_t *buf, size_t lead,
-                          int *err)
+                          size_t cap, int *err)
 {
-    size_t cap = p->sh.in_cap, piece = p->sh.piece;
+    size_t piece = p->sh.piece;
     size_t h = piece < cap ? cap / piece / 2 * piece : cap / 2;
     ssize_t r1, r2;
 
@@ -156,8 +156,10 @@ static ssize_t fill_split(struct crypt_pipe *p, uint8_t *buf, size_t lead,
     return r1;
 }
 
-/* fill -- reads slot s (the lead first, for the first one). */
-static void fill(struct crypt_pipe *p, struct crypt_slot *s, size_t lead)
+/* fill -- reads slot s, of at most cap bytes (the lead first, for the
+ * first one). */
+static void fill(struct crypt_pipe *p, struct crypt_slot *s, size_t lead,
+                 size_t cap)
 {
     ssize_t r;
     int old, e;
@@ -165,24 +167,24 @@ static void fill(struct crypt_pipe *p, struct crypt_slot *s, size_t lead)
     if (lead != 0)
         memcpy(s->in, p->lead, lead); /* contiguous: pipe_new() */
     if (p->split) {
-        r = fill_split(p, s->in, lead, &e);
+        r = fill_split(p, s->in, lead, cap, &e);
     } else {
         pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
         errno = 0;
-        r = crypt_read_range(p->fd, s->in, lead, p->sh.in_cap, p->sh.piece,
-                             p->sh.stride, -1);
+        r = crypt_read_range(p->fd, s->in, lead, cap, p->sh.piece, p->sh.stride,
+                             -1);
         e = errno;
         pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
     }
     s->rerr = r < 0 ? (e != 0 ? e : EIO) : 0;
     s->in_len = r < 0 ? 0 : lead + (size_t)r;
-    s->end = r < 0 || s->in_len < p->sh.in_cap;
+    s->end = r < 0 || s->in_len < cap;
 }
 
 static void *reader(void *v)
 {
     struct crypt_pipe *p = v;
-    size_t lead = p->lead_len;
+    size_t lead = p->lead_len, cap = p->sh.first_cap;
     int old;
 
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
@@ -196,8 +198,8 @@ static void *reader(void *v)
         s = &p->slot[p->read % CRYPT_PIPE_SLOTS];
         p->reading = !p->split; /* a file's read ends: not cancelled */
         pthread_mutex_unlock(&p->mu);
-        fill(p, s, lead);
-        lead = 0;
+        fill(p, s, lead, cap);
+        lead = 0, cap = p->sh.in_cap;
         pthread_mutex_lock(&p->mu);
         p->reading = 0;
         p->read++;
@@ -225,7 +227,7 @@ static void *writer(void *v)
         s = &p->slot[p->written % CRYPT_PIPE_SLOTS];
         if (p->werr == 0) {
             pthread_mutex_unlock(&p->mu);
-            rc = p->write(p->arg, s->out, s->out_len, err, sizeof(err));
+            rc = p->write(p->arg, s, err, sizeof(err));
             pthread_mutex_lock(&p->mu);
         }
         if (rc != 0) {
@@ -310,8 +312,9 @@ static struct crypt_pipe *pipe_new(int fd, int is_file,
     struct crypt_pipe *p;
     sigset_t all, old;
 
-    if (lead_len >= sh->in_cap || sh->piece == 0 || sh->stride < sh->piece ||
-        sh->in_cap % sh->piece != 0 ||
+    if (sh->piece == 0 || sh->stride < sh->piece ||
+        sh->in_cap % sh->piece != 0 || sh->first_cap > sh->in_cap ||
+        (sh->first_cap % sh->piece != 0 && sh->piece != sh->in_cap) ||
         (lead_len != 0 && sh->piece != sh->in_cap))
         return NULL;
     if ((p = calloc(1, sizeof(*p))) == NULL)
@@ -325,6 +328,12 @@ static struct crypt_pipe *pipe_new(int fd, int is_file,
     pthread_cond_init(&p->co_cv, NULL);
     p->fd = fd;
     p->sh = *sh;
+    if (p->sh.first_cap == 0)
+        p->sh.first_cap = sh->in_cap;
+    if (lead_len >= p->sh.first_cap) {
+        release(p);
+        return NULL;
+    }
     p->in_size = sh->in_cap / sh->piece * sh->stride;
     p->lead = lead;
     p->lead_len = lead_len;
@@ -372,6 +381,8 @@ static struct crypt_slot *pipe_next(struct crypt_pipe *p)
     if (p->werr == 0)
         s = &p->slot[p->handed % CRYPT_PIPE_SLOTS];
     pthread_mutex_unlock(&p->mu);
+    if (s != NULL)
+        s->out_len = s->out_at = s->out_piece = s->out_stride = 0;
     return s;
 }
 

@@ -27,7 +27,7 @@
  * cancelled inside read(2), the only place it can be cancelled: a pipe
  * may never bring more input. Every slot is wiped before it is freed
  * (plaintext is in the input when encrypting, in the output when
- * decrypting).
+ * decrypting, which is the input when a file is opened in place).
  */
 #ifndef AESIR_TOOLS_CRYPT_PIPE_H
 #define AESIR_TOOLS_CRYPT_PIPE_H
@@ -51,30 +51,38 @@ size_t crypt_pipe_chunks(unsigned threads);
 
 /*
  * crypt_pipe_shape -- the slots' buffers. The input of a slot (in_cap
- * bytes at most) is read into `in` in pieces of `piece` bytes placed
- * `stride` bytes apart (crypt_read_pieces; piece = stride = in_cap: one
- * contiguous run). out_cap bytes of `out` per slot, or none (out_cap 0):
- * then out is in, and the step writes its output over its input (`aesir
- * encrypt` seals each chunk where it was read, the tag in the gap).
+ * bytes at most; first_cap for the first slot, lead included, when not 0)
+ * is read into `in` in pieces of `piece` bytes placed `stride` bytes apart
+ * (crypt_read_pieces; piece = stride = in_cap: one contiguous run).
+ * out_cap bytes of `out` per slot, or none (out_cap 0): then out is in,
+ * and the step writes its output over its input (`aesir encrypt` seals
+ * each chunk where it was read, the tag in the gap; `aesir decrypt` of a
+ * regular file opens each chunk where it lies, and a shorter first slot,
+ * the 56-byte header and whole chunks, keeps every later slot's chunks
+ * whole).
  */
 struct crypt_pipe_shape {
     size_t in_cap;
     size_t piece, stride;
     size_t out_cap;
+    size_t first_cap;
 };
 
 struct crypt_slot {
     uint8_t *in;
-    size_t in_len; /* bytes read: fewer than in_cap only at the end */
+    size_t in_len; /* bytes read: fewer than the cap only at the end */
     int end;       /* the input ended in this slot */
     int rerr;      /* errno of a failed read (then in_len is 0), else 0 */
     uint8_t *out;
-    size_t out_len; /* the caller's: the bytes to write from out */
+    /* The step's: out_len bytes to write, from out + out_at, in pieces
+     * of out_piece bytes out_stride apart (crypt_write_range; 0: one
+     * run). The pipe sets all four to 0 before each step. */
+    size_t out_len, out_at, out_piece, out_stride;
 };
 
-/* crypt_pipe_write_fn -- writes buf[0..n) (called on the writer thread,
- * in order): 0, or an exit code with a message in err. */
-typedef int (*crypt_pipe_write_fn)(void *arg, const uint8_t *buf, size_t n,
+/* crypt_pipe_write_fn -- writes the output of slot s (called on the
+ * writer thread, in order): 0, or an exit code with a message in err. */
+typedef int (*crypt_pipe_write_fn)(void *arg, const struct crypt_slot *s,
                                    char *err, size_t cap);
 
 /* crypt_pipe_step_fn -- seals or opens slot s (on the calling thread, in
