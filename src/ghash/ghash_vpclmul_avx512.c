@@ -20,17 +20,20 @@
  *               hk + 448: [K4  K3  K2  K1 ]  <- blocks 28..31
  *   (lane 0, the lowest, first: the block at the lowest address)
  *
- * Schoolbook products (low, high and the two cross terms: 4 VPCLMULQDQ
- * per 4 blocks) rather than Karatsuba: with four lanes per instruction
- * the multiplier is not the bottleneck, and Karatsuba's extra shuffle
- * and XOR per vector would cost as much as the product it saves (E.
- * Biggers' AVX10 GCM in Linux, arch/x86/crypto/aes-gcm-avx10-x86_64.S,
- * makes the same choice). The three sums are combined with VPTERNLOGQ
- * (three-way XOR), the middle one folded into the low and high sums, the
- * four lanes summed to one, and that one reduced: one reduction per 32
- * blocks. A tail of m < 32 blocks takes the last m powers (from hk +
- * 16 (32 - m)) with masked loads, which neither read past the input nor
- * fault, so no block is ever hashed alone.
+ * Karatsuba products in the 32-block loop: the low and high products
+ * and (d_lo ^ d_hi)(k_lo ^ k_hi), 3 VPCLMULQDQ per 4 blocks, the key
+ * powers' halves stored beside them (hk + GX_VP512_HALVES, as the fused
+ * kernels read them) and the data's made with one shuffle and one XOR;
+ * the middle sums are corrected once per group (gx5_finish,
+ * ghash_x86_zmm.h). VPCLMULQDQ zmm issues once per two cycles on Zen 4
+ * and on Zen 5 (docs/PERFORMANCE.md, limit row), so with 4 products per
+ * 4 blocks the loop was bound by the multiplier at 2 cycles per block;
+ * measured on Zen 5 (docs/engines/ghash.md, "Karatsuba in the loop"),
+ * Karatsuba's 3 took a 16 KiB GCM-SIV seal (POLYVAL, then CTR) from
+ * ~2560 to ~2250 TSC cycles (AES-128). Tails of m < 32 blocks keep the schoolbook products (4 per
+ * 4 blocks) with the last m powers (from hk + 16 (32 - m)) and masked
+ * loads, which neither read past the input nor fault, so no block is
+ * ever hashed alone.
  *
  * Why 32 and not 16: the chain from one group's first block through the
  * products, the lane sum and the reduction into the next group's first
@@ -96,6 +99,23 @@ ENGINE_INLINE __m128i vp512_finish(__m512i lo, __m512i mid, __m512i hi)
     return gx_reduce(gx5_hsum(lo), gx5_hsum(hi));
 }
 
+/* Accumulates the Karatsuba products of 4 blocks d with 4 key powers k
+ * (kh: their halves) into a: 3 VPCLMULQDQ, the middle left uncorrected
+ * (gx5_finish corrects the sums once per group). */
+ENGINE_INLINE void vp512_kacc(struct gx5_sums *a, __m512i d, __m512i k,
+                              __m512i kh, int first)
+{
+    const __m512i dh =
+        _mm512_xor_si512(d, _mm512_shuffle_epi32(d, _MM_PERM_BADC));
+    const __m512i lo = _mm512_clmulepi64_epi128(d, k, 0x00);
+    const __m512i hi = _mm512_clmulepi64_epi128(d, k, 0x11);
+    const __m512i mid = _mm512_clmulepi64_epi128(dh, kh, 0x00);
+
+    a->lo = first ? lo : _mm512_xor_si512(a->lo, lo);
+    a->hi = first ? hi : _mm512_xor_si512(a->hi, hi);
+    a->mid = first ? mid : _mm512_xor_si512(a->mid, mid);
+}
+
 ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
                               size_t nblocks, int swap)
 {
@@ -103,22 +123,23 @@ ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
     const __m512i rev = vp512_rev_mask();
     __m128i acc = gx_load(y, swap);
     for (; nblocks >= VP512_N; nblocks -= VP512_N, in += 16 * VP512_N) {
-        __m512i d[VP512_N / 4], lo, mid, hi;
+        const uint8_t *halves = (const uint8_t *)hk + GX_VP512_HALVES;
+        struct gx5_sums a;
+        /* The 16 key vectors are loaded where they are used: hoisted out
+         * of the loop they do not fit in the registers, and spilled they
+         * would leave the key on the stack. */
+        __asm__("" : "+r"(key), "+r"(halves));
         for (int v = 0; v < VP512_N / 4; v++) {
-            d[v] = _mm512_loadu_si512((const void *)(in + 64 * v));
+            __m512i d = _mm512_loadu_si512((const void *)(in + 64 * v));
             if (swap)
-                d[v] = _mm512_shuffle_epi8(d[v], rev);
+                d = _mm512_shuffle_epi8(d, rev);
+            if (v == 0)
+                d = _mm512_xor_si512(d, _mm512_zextsi128_si512(acc));
+            vp512_kacc(&a, d, _mm512_loadu_si512((const void *)&key->k[4 * v]),
+                       _mm512_loadu_si512((const void *)(halves + 64 * v)),
+                       v == 0);
         }
-        d[0] = _mm512_xor_si512(d[0], _mm512_zextsi128_si512(acc));
-        __m512i k0 = _mm512_loadu_si512((const void *)&key->k[0]);
-        lo = _mm512_clmulepi64_epi128(d[0], k0, 0x00);
-        hi = _mm512_clmulepi64_epi128(d[0], k0, 0x11);
-        mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(d[0], k0, 0x01),
-                               _mm512_clmulepi64_epi128(d[0], k0, 0x10));
-        for (int v = 1; v < VP512_N / 4; v++)
-            vp512_acc(d[v], _mm512_loadu_si512((const void *)&key->k[4 * v]),
-                      &lo, &mid, &hi);
-        acc = vp512_finish(lo, mid, hi);
+        acc = gx5_finish(&a);
     }
     if (nblocks > 0) {
         size_t base = VP512_N - nblocks;
@@ -269,10 +290,14 @@ ENGINE_INLINE void vp512_groups(__m512i *g, __m512i *gh, const unsigned n,
 ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap,
                                 const unsigned n)
 {
+    uint8_t *halves = (uint8_t *)out + GX_VP512_HALVES;
     __m512i g[8], gh[8];
     vp512_groups(g, gh, n, h, swap);
-    for (unsigned j = 0; j < n / 4; j++)
+    for (unsigned j = 0; j < n / 4; j++) {
         _mm512_storeu_si512((void *)&out[VP512_N - 4 - 4 * j], g[j]);
+        _mm512_storeu_si512(
+            (void *)(halves + 16 * (VP512_N - 4 - 4 * (size_t)j)), gh[j]);
+    }
 }
 
 /* GHASH's key: the powers and, after them, their Karatsuba halves
