@@ -20,8 +20,8 @@
  * x86 vendor string (CPUID leaf 0) and family/model (leaf 1, with the
  * extended fields added as Intel's SDM vol. 2A and AMD's APM vol. 3
  * define them), matched against the small table below.
- * AESIR_CPU_MODEL=<name> ("amd-zen4", "intel-spr", "intel-icl-client",
- * "other") replaces the result, so the rules can be tested on any CPU;
+ * AESIR_CPU_MODEL=<name> ("amd-zen4", "amd-zen5", "intel-spr",
+ * "intel-icl-client", "other") replaces the result, so the rules can be tested on any CPU;
  * an unknown name is ignored. The model lives in bits 26..29 of the one
  * cached word, next to the features.
  */
@@ -61,6 +61,7 @@ static const char *const model_names[AESIR_CPU_MODEL_COUNT] = {
     [AESIR_CPU_MODEL_INTEL_ICL_CLIENT] = "intel-icl-client",
     [AESIR_CPU_MODEL_INTEL_SPR] = "intel-spr",
     [AESIR_CPU_MODEL_AMD_ZEN4] = "amd-zen4",
+    [AESIR_CPU_MODEL_AMD_ZEN5] = "amd-zen5",
 };
 
 #define MODEL_SHIFT 26
@@ -72,7 +73,9 @@ static const char *const model_names[AESIR_CPU_MODEL_COUNT] = {
  * numbers: Linux arch/x86/include/asm/intel-family.h (ICELAKE 0x7D,
  * ICELAKE_L 0x7E, TIGERLAKE_L 0x8C, TIGERLAKE 0x8D, SAPPHIRERAPIDS_X
  * 0x8F, EMERALDRAPIDS_X 0xCF). AMD Zen 4: family 19h, models 10h-1Fh and
- * 60h-AFh, as Linux arch/x86/kernel/cpu/amd.c sets X86_FEATURE_ZEN4.
+ * 60h-AFh, as Linux arch/x86/kernel/cpu/amd.c sets X86_FEATURE_ZEN4; Zen
+ * 5: family 1Ah, models 00h-2Fh, 40h-4Fh and 60h-7Fh (X86_FEATURE_ZEN5,
+ * same file).
  */
 static const struct {
     const char *vendor;
@@ -85,6 +88,9 @@ static const struct {
     {"GenuineIntel", 6, 0xcf, 0xcf, AESIR_CPU_MODEL_INTEL_SPR},
     {"AuthenticAMD", 0x19, 0x10, 0x1f, AESIR_CPU_MODEL_AMD_ZEN4},
     {"AuthenticAMD", 0x19, 0x60, 0xaf, AESIR_CPU_MODEL_AMD_ZEN4},
+    {"AuthenticAMD", 0x1a, 0x00, 0x2f, AESIR_CPU_MODEL_AMD_ZEN5},
+    {"AuthenticAMD", 0x1a, 0x40, 0x4f, AESIR_CPU_MODEL_AMD_ZEN5},
+    {"AuthenticAMD", 0x1a, 0x60, 0x7f, AESIR_CPU_MODEL_AMD_ZEN5},
 };
 
 /* Vendor string, family and model from CPUID leaves 0 and 1; 0 when the

@@ -437,6 +437,7 @@ enum aesir_cpu_model_id {
     AESIR_CPU_MODEL_INTEL_ICL_CLIENT, /* Ice Lake, Tiger Lake client */
     AESIR_CPU_MODEL_INTEL_SPR,        /* Sapphire / Emerald Rapids */
     AESIR_CPU_MODEL_AMD_ZEN4,         /* family 19h Zen 4 */
+    AESIR_CPU_MODEL_AMD_ZEN5,         /* family 1Ah Zen 5 */
     AESIR_CPU_MODEL_COUNT
 };
 unsigned aesir_cpu_model_id(void);
