@@ -21,9 +21,9 @@
  * extended fields added as Intel's SDM vol. 2A and AMD's APM vol. 3
  * define them), matched against the small table below.
  * AESIR_CPU_MODEL=<name> ("amd-zen4", "amd-zen5", "intel-spr",
- * "intel-icl-client", "other") replaces the result, so the rules can be tested on any CPU;
- * an unknown name is ignored. The model lives in bits 26..29 of the one
- * cached word, next to the features.
+ * "intel-icl-client", "other") replaces the result, so the rules can be tested
+ * on any CPU; an unknown name is ignored. The model lives in bits 26..29 of the
+ * one cached word, next to the features.
  */
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -30,10 +30,10 @@
  * 4 blocks the loop was bound by the multiplier at 2 cycles per block;
  * measured on Zen 5 (docs/engines/ghash.md, "Karatsuba in the loop"),
  * Karatsuba's 3 took a 16 KiB GCM-SIV seal (POLYVAL, then CTR) from
- * ~2560 to ~2250 TSC cycles (AES-128). Tails of m < 32 blocks keep the schoolbook products (4 per
- * 4 blocks) with the last m powers (from hk + 16 (32 - m)) and masked
- * loads, which neither read past the input nor fault, so no block is
- * ever hashed alone.
+ * ~2560 to ~2250 TSC cycles (AES-128). Tails of m < 32 blocks keep the
+ * schoolbook products (4 per 4 blocks) with the last m powers (from hk + 16 (32
+ * - m)) and masked loads, which neither read past the input nor fault, so no
+ * block is ever hashed alone.
  *
  * Why 32 and not 16: the chain from one group's first block through the
  * products, the lane sum and the reduction into the next group's first
