@@ -163,9 +163,9 @@ aesir_aegis_fn aesir_vaes_avx512_aegis_for(int variant);
  * A kernel with no frame to wipe (its state and data in registers, its
  * partial blocks by masked loads and stores, no call) as a function of
  * aesir_aegis_fn's type: aegis.c calls it directly (internal.h,
- * aegis_for), without the entry's switch, the arguments passed on a
- * second time and the wipe. The kernel stays out of line (a jump to it:
- * the variant argument dropped, the rest moved down by one).
+ * aegis_for), without the entry's jump table and the wipe's call. The
+ * kernel stays out of line (its frame below this one's): this wrapper
+ * drops the variant argument and passes the rest on.
  */
 #define X86_AEGIS_DIRECT(name, fn)                                             \
     static int name(int variant, const uint8_t *key, const uint8_t *nonce,     \
