@@ -317,6 +317,11 @@ struct aesir_engine {
     aesir_ocb_whole_fn ocb_whole; /* optional: whole OCB3 messages */
     /* optional, with aegis: AEGIS blocks on a state in memory (above) */
     aesir_aegis_update_fn aegis_update;
+    /* optional, with aegis: the kernel of one variant as a function of
+     * aegis's type (the variant argument ignored), or NULL, for aegis.c
+     * to call without aegis's switch; only a kernel that leaves nothing
+     * on the stack (no frame to wipe) is offered */
+    aesir_aegis_fn (*aegis_for)(int variant);
 };
 
 /* Engine accessors (src/core/engines.def): each returns its engine, or

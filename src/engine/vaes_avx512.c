@@ -273,6 +273,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_AES_ROUND aesir_vaes_avx512_aes_round
 #define VAES_AEGIS aesir_vaes_avx512_aegis
 #define VAES_AEGIS_UPDATE aesir_vaes_avx512_aegis_update
+#define VAES_AEGIS_FOR aesir_vaes_avx512_aegis_for
 
 #include "vaes_core.h"
 

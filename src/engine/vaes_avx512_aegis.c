@@ -41,6 +41,13 @@
 #define AK_XORAND(a, b, c) _mm_ternarylogic_epi64((a), (b), (c), 0x78)
 #define AK_NAME(x) vaes_avx512_aegis1_##x
 #define AK_B_ATTR X86_AEGIS_B_ATTR
+/* AEGIS-256's partial blocks by byte-masked loads and stores (as
+ * aegis_pair.h's): no copy on the stack, no call to memset / memcpy,
+ * around which the state was spilled, so the kernel has no frame */
+#define AK_MASK16(n) ((__mmask16)((1u << (n)) - 1))
+#define AK_LOADN(p, n) _mm_maskz_loadu_epi8(AK_MASK16(n), (p))
+#define AK_STOREN(p, v, n) _mm_mask_storeu_epi8((p), AK_MASK16(n), (v))
+#define AK_CUTN(v, n) _mm_maskz_mov_epi8(AK_MASK16(n), (v))
 #define AK_SKIP_L /* AEGIS-128L's one-shot kernel: aegis_pair.h (below) */
 #include "aegis_kernel.h"
 
@@ -87,14 +94,25 @@
 #define AK_NAME(x) vaes_avx512_aegis4_##x
 #include "aegis_kernel.h"
 
+/* AEGIS-128L and AEGIS-256 have no frame (masked partial blocks, no
+ * call; gcc 12 -fstack-usage: 0 bytes): no wipe, and aegis.c calls them
+ * directly (aegis_for) */
 #define VAES_AVX512_AEGIS_CASES(X)                                             \
-    X(AESIR_AEGIS_128L, vaes_avx512_aegis1_l, AEGIS_STACK1)                    \
-    X(AESIR_AEGIS_256, vaes_avx512_aegis1_b, AEGIS_STACK1)                     \
+    X(AESIR_AEGIS_128L, vaes_avx512_aegis1_l, AEGIS_STACK0)                    \
+    X(AESIR_AEGIS_256, vaes_avx512_aegis1_b, AEGIS_STACK0)                     \
     X(AESIR_AEGIS_128X2, vaes_avx512_aegis2_l, AEGIS_STACK2)                   \
     X(AESIR_AEGIS_256X2, vaes_avx512_aegis2_b, AEGIS_STACK2)                   \
     X(AESIR_AEGIS_128X4, vaes_avx512_aegis4_l, AEGIS_STACK4)                   \
     X(AESIR_AEGIS_256X4, vaes_avx512_aegis4_b, AEGIS_STACK4)
 X86_AEGIS_ENTRY(vaes_avx512, VAES_AVX512_AEGIS_CASES)
+X86_AEGIS_DIRECT(vaes_avx512_aegis_128l, vaes_avx512_aegis1_l)
+X86_AEGIS_DIRECT(vaes_avx512_aegis_256, vaes_avx512_aegis1_b)
+aesir_aegis_fn aesir_vaes_avx512_aegis_for(int variant)
+{
+    return variant == AESIR_AEGIS_128L  ? vaes_avx512_aegis_128l
+           : variant == AESIR_AEGIS_256 ? vaes_avx512_aegis_256
+                                        : NULL;
+}
 X86_AES_ROUND(vaes_avx512)
 
 #endif

@@ -1056,6 +1056,9 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
     .aes_round = VAES_AES_ROUND, /* *_aegis.c */
     .aegis = VAES_AEGIS,
     .aegis_update = VAES_AEGIS_UPDATE,
+#ifdef VAES_AEGIS_FOR
+    .aegis_for = VAES_AEGIS_FOR,
+#endif
 #endif
 #ifdef VAES_OCB_WHOLE /* whole OCB3 messages: x86_ocb_core.h */
     .ocb_whole = VAES_OCB_WHOLE,

@@ -30,6 +30,7 @@
 X86_AEGIS_DECLARE(aesni)
 X86_AEGIS_DECLARE(vaes_avx2)
 X86_AEGIS_DECLARE(vaes_avx512)
+aesir_aegis_fn aesir_vaes_avx512_aegis_for(int variant);
 
 /*
  * The entry points' common part: the kernel for variant from the
@@ -73,7 +74,8 @@ X86_AEGIS_DECLARE(vaes_avx512)
 #define AEGIS_CASE(v, fn, bytes)                                               \
     case v:                                                                    \
         fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
-        x86_aegis_wipe(bytes);                                                 \
+        if ((bytes) != 0)                                                      \
+            x86_aegis_wipe(bytes);                                             \
         break;
 #define AEGIS_UCASE(v, fn, bytes)                                              \
     case v:                                                                    \
@@ -152,9 +154,29 @@ X86_AEGIS_DECLARE(vaes_avx512)
  * call, and 1280 bytes of it cost some 40 TSC cycles of a 16 KiB update of
  * AEGIS-128X4 (about 1100). */
 #define AEGIS_USTACK 256
+#define AEGIS_STACK0 0 /* a kernel with no frame (X86_AEGIS_DIRECT) */
 #define AEGIS_STACK1 320
 #define AEGIS_STACK2 640
 #define AEGIS_STACK4 1280
+
+/*
+ * A kernel with no frame to wipe (its state and data in registers, its
+ * partial blocks by masked loads and stores, no call) as a function of
+ * aesir_aegis_fn's type: aegis.c calls it directly (internal.h,
+ * aegis_for), without the entry's jump table and the wipe's call. The
+ * kernel stays out of line (its frame below this one's): this wrapper
+ * drops the variant argument and passes the rest on.
+ */
+#define X86_AEGIS_DIRECT(name, fn)                                             \
+    static int name(int variant, const uint8_t *key, const uint8_t *nonce,     \
+                    const uint8_t *aad, size_t aad_len, uint8_t *out,          \
+                    const uint8_t *in, size_t len, uint8_t *tag,               \
+                    size_t tag_len, int decrypt)                               \
+    {                                                                          \
+        (void)variant;                                                         \
+        fn(key, nonce, aad, aad_len, out, in, len, tag, tag_len, decrypt);     \
+        return 0;                                                              \
+    }
 
 /* One AES round per block, xmm (the generic path of the variants an
  * engine has no kernel for). */
