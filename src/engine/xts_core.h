@@ -233,10 +233,12 @@ ENGINE_INLINE void xts_pass(const vec *k, unsigned NR, int dec, vec e,
 /* The bulk loop of the carry-less kernels: n (a multiple of 64) blocks;
  * tweak in, T_n out, like a kernel. (One more iteration of 32 blocks in
  * it, for units of 64 k + 32 blocks and more, made its frame 968 bytes
- * instead of 392 and the loop spill: AES-256 16 KiB 10% slower.) */
-typedef void xts_bulk_fn(const uint8_t *rk, uint8_t tweak[16], uint8_t *out,
-                         const uint8_t *in, size_t n);
-
+ * instead of 392 and the loop spill: AES-256 16 KiB 10% slower.) The
+ * entry point (XTS_ENTRY_CLMUL) calls it, then the kernel for the rest:
+ * called from the kernel, its frame lay below the kernel's (960 bytes
+ * for AES-256 with gcc 12), and the wipe after it had to reach that deep
+ * (2368 bytes, 25 TSC cycles alone; the entry point is 12-18 TSC cycles
+ * faster on an AES-256 16 KiB unit without it: docs/modes/xts.md). */
 #ifdef XW_CLMUL
 /*
  * Two iterations' tweaks in flight (kt, kb), each stepped by
@@ -245,7 +247,7 @@ typedef void xts_bulk_fn(const uint8_t *rk, uint8_t tweak[16], uint8_t *out,
  * carry-less multiply of the high qword and the XOR, with no shift to
  * isolate the bits shifted out: one vector instruction fewer per vector
  * than the x^32 step. A function of its own, with its own set-up, which
- * xts_body calls for the multiple of 64 blocks first: inlined beside
+ * the entry point calls for the multiple of 64 blocks first: inlined beside
  * the tails, the 16 tweak vectors made the compilers keep copies of
  * some on the stack and move them in the loop (33 stack accesses per 64
  * blocks against 16 here), and passing the tweak vectors rather than
@@ -298,9 +300,6 @@ XTS_BULK(10, 1)
 XTS_BULK(12, 1)
 XTS_BULK(14, 1)
 #undef XTS_BULK
-#define XTS_BULK_OF(NR, dec, c) ((c) ? XTS_NAME(bulk_##NR##_##dec) : NULL)
-#else
-#define XTS_BULK_OF(NR, dec, c) NULL
 #endif
 
 /*
@@ -318,23 +317,12 @@ XTS_BULK(14, 1)
  * docs/modes/xts.md).
  */
 ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
-                            xts_bulk_fn *bulk, uint8_t tweak[16], uint8_t *out,
-                            const uint8_t *in, size_t n)
+                            uint8_t tweak[16], uint8_t *out, const uint8_t *in,
+                            size_t n)
 {
     vec k[15], kt[XW_U], e, c;
     size_t r, nv, lb;
 
-#ifdef XW_CLMUL
-    if (bulk != NULL && n >= 2 * XW_U * XW_VW) {
-        size_t m = n - n % (2 * XW_U * XW_VW);
-        bulk(rk, tweak, out, in, m);
-        in += 16 * m, out += 16 * m, n -= m;
-        if (n == 0)
-            return;
-    }
-#else
-    (void)bulk;
-#endif
     XW_UNROLL
     for (unsigned i = 0; i <= NR; i++)
         k[i] = xv_bcast(
@@ -394,7 +382,7 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
         const uint8_t *rk, uint8_t tweak[16], uint8_t *out, const uint8_t *in, \
         size_t n)                                                              \
     {                                                                          \
-        xts_body(rk, NR, dec, c, XTS_BULK_OF(NR, dec, c), tweak, out, in, n);  \
+        xts_body(rk, NR, dec, c, tweak, out, in, n);                           \
     }
 #define XTS_KERNELS(dir, dec, c)                                               \
     XTS_KERNEL(dir##10, 10, dec, c)                                            \
@@ -423,8 +411,8 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
     XTS_WIPE(wipe10, b10)                                                      \
     XTS_WIPE(wipe12, b12)                                                      \
     XTS_WIPE(wipe14, b14)
-/* The deeper ones after a carry-less kernel that called its bulk loop
- * (64 blocks or more): the kernel's frame and the bulk loop's below it. */
+/* The ones after the bulk loop of the carry-less kernels (64 blocks or
+ * more), called by the entry point: the bulk loop's own frame. */
 #define XTS_WIPES_BULK(b10, b12, b14)                                          \
     XTS_WIPE(wipe10b, b10)                                                     \
     XTS_WIPE(wipe12b, b12)                                                     \
@@ -434,21 +422,22 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
  * compiler spilled of tweaks, round keys, data): by key size, the bound
  * of stack_wipe.h (the larger depth of gcc 12 and clang 14,
  * -fstack-usage, plus 256, rounded up to 64), so that AES-128's smaller
- * frame is not paid for at 256; with sfx b (a call that went through
- * the bulk loop) the deeper bound. */
-#define XTS_CALL(dir, sfx)                                                     \
+ * frame is not paid for at 256. With dir bulk_ and sfx _0 or _1 (the
+ * direction) the bulk loop and its own wipe. */
+#define XTS_CALL_SFX(dir, sfx, wsfx)                                           \
     do {                                                                       \
         if (nr == 10) {                                                        \
-            XTS_NAME(dir##10)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe10##sfx)();                                           \
+            XTS_NAME(dir##10##sfx)(k, tweak, out, in, n);                      \
+            XTS_NAME(wipe10##wsfx)();                                          \
         } else if (nr == 12) {                                                 \
-            XTS_NAME(dir##12)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe12##sfx)();                                           \
+            XTS_NAME(dir##12##sfx)(k, tweak, out, in, n);                      \
+            XTS_NAME(wipe12##wsfx)();                                          \
         } else {                                                               \
-            XTS_NAME(dir##14)(k, tweak, out, in, n);                           \
-            XTS_NAME(wipe14##sfx)();                                           \
+            XTS_NAME(dir##14##sfx)(k, tweak, out, in, n);                      \
+            XTS_NAME(wipe14##wsfx)();                                          \
         }                                                                      \
     } while (0)
+#define XTS_CALL(dir, wsfx) XTS_CALL_SFX(dir, , wsfx)
 
 /* The entry point (aesir_xts_fn). */
 #define XTS_ENTRY(name, dir)                                                   \
@@ -461,18 +450,26 @@ ENGINE_INLINE void xts_body(const uint8_t *rk, unsigned NR, int dec, int clmul,
 
 /* The same choosing the carry-less kernels (dir##c) when the CPU has
  * VPCLMULQDQ (after AESIR_CPU_DISABLE), the shift kernels otherwise;
- * the includer defines XTS_WIPES_BULK too. */
-#define XTS_ENTRY_CLMUL(name, dir)                                             \
+ * with it, 64 blocks and more go through the bulk loop first (dec: 0 or
+ * 1, its direction), the rest through the kernel. The includer defines
+ * XTS_WIPES_BULK too. */
+#define XTS_ENTRY_CLMUL(name, dir, dec)                                        \
     void name(const void *rk, unsigned nr, uint8_t tweak[16], uint8_t *out,    \
               const uint8_t *in, size_t n)                                     \
     {                                                                          \
         const uint8_t *k = ENGINE_RK(rk);                                      \
-        if (!(aesir_cpu_features() & AESIR_CPU_VPCLMUL))                       \
+        if (!(aesir_cpu_features() & AESIR_CPU_VPCLMUL)) {                     \
             XTS_CALL(dir, );                                                   \
-        else if (n < 2 * XW_U * XW_VW)                                         \
+            return;                                                            \
+        }                                                                      \
+        if (n >= 2 * XW_U * XW_VW) {                                           \
+            size_t all = n;                                                    \
+            n -= n % (2 * XW_U * XW_VW);                                       \
+            XTS_CALL_SFX(bulk_, _##dec, b);                                    \
+            in += 16 * n, out += 16 * n, n = all - n;                          \
+        }                                                                      \
+        if (n != 0)                                                            \
             XTS_CALL(dir##c, );                                                \
-        else                                                                   \
-            XTS_CALL(dir##c, b);                                               \
     }
 
 #endif /* AESIR_XTS_CORE_H */
