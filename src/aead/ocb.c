@@ -345,6 +345,42 @@ static unsigned nonce_block(uint8_t n[16], const uint8_t *nonce,
     return bottom;
 }
 
+/*
+ * The same block as two big-endian 64-bit words (w[0] bytes 0..7, w[1]
+ * bytes 8..15), built in registers from loads of the nonce: the
+ * whole-message kernel takes them by value. Built with byte stores into
+ * a buffer, as nonce_block does, the block reached the kernel's 16-byte
+ * load through memory: a load over several smaller stores is not
+ * forwarded from them (x86), it waits until they are written to the
+ * cache, behind everything older still in flight (a previous message's
+ * last rounds), and only then could Ktop start.
+ */
+static unsigned nonce_words(uint64_t w[2], const uint8_t *nonce,
+                            size_t nonce_len, size_t tag_len)
+{
+    uint64_t hi = (uint64_t)(tag_len * 8 % 128) << 57, lo;
+    unsigned bottom;
+
+    if (nonce_len == AESIR_OCB_NONCE_BYTES) {
+        /* 0..0 || 1 || N: the 1 is bit 96 of the block's last 128 */
+        hi |= (uint64_t)1 << 32 | aesir_load_be32(nonce);
+        lo = aesir_load_be64(nonce + 4);
+    } else {
+        /* 1 || N as a 128-bit integer, shifted in byte by byte */
+        uint64_t h = 0, l = 1;
+        for (size_t i = 0; i < nonce_len; i++) {
+            h = h << 8 | l >> 56;
+            l = l << 8 | nonce[i];
+        }
+        hi |= h;
+        lo = l;
+    }
+    bottom = (unsigned)(lo & 63);
+    w[0] = hi;
+    w[1] = lo & ~(uint64_t)63;
+    return bottom;
+}
+
 static AESIR_NOINLINE void start(struct ocb_state *st,
                                  const struct ocb_key_state *k,
                                  const uint8_t *nonce, size_t nonce_len,
@@ -674,8 +710,8 @@ static void whole_message(const struct ocb_key_state *k, int mode,
                           size_t tag_len)
 {
     const struct aesir_key_state *ks = aes_of(k);
-    uint8_t n[16];
-    unsigned bottom = nonce_block(n, nonce, nonce_len, tag_len);
+    uint64_t n[2];
+    unsigned bottom = nonce_words(n, nonce, nonce_len, tag_len);
     struct ocb_state st;
 
     memset(st.sum, 0, 16);
@@ -697,8 +733,8 @@ static void whole_message(const struct ocb_key_state *k, int mode,
         }
         aesir_wipe(st.aoffset, 16);
     }
-    k->fused_whole(ks->rk_enc, ks->rk_dec, ks->nr, k->l[0], n, bottom, st.sum,
-                   out, in, len, t, mode);
+    k->fused_whole(ks->rk_enc, ks->rk_dec, ks->nr, k->l[0], n[0], n[1], bottom,
+                   st.sum, out, in, len, t, mode);
     aesir_wipe(st.sum, 16);
 }
 

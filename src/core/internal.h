@@ -246,23 +246,26 @@ typedef int (*aesir_aegis_fn)(int variant, const uint8_t *key,
 /*
  * OCB3 whole message (optional; src/aead/ocb.c's one-shot seal and open,
  * RFC 7253 section 4.2 from the nonce to the tag in one call, so that a
- * short message pays no per-step calls): nonce is the formatted nonce
- * block with its low 6 bits cleared and bottom (0..63) those bits; l the
- * key's table as for aesir_ocb_fn, with L_* and L_$ right after P_32
- * (l + 16 * 68, l + 16 * 69); sum is HASH_K(A) (zeros without additional
- * data). out = the len bytes of in (any len, in == out allowed)
- * encrypted (decrypt 0) or decrypted (1: rk_dec for the data, rk_enc for
- * Ktop, the pad and the tag); tag receives the whole 16-byte tag (of a
- * decryption too: ocb.c compares it and wipes out on a mismatch), or,
- * with decrypt = OCB_WHOLE_CHECK (2, ocb.h: a 16-byte tag), holds the
- * received tag and receives a value that is zero exactly on a match.
+ * short message pays no per-step calls): nonce_hi and nonce_lo are the
+ * formatted nonce block with its low 6 bits cleared, as two big-endian
+ * 64-bit words (bytes 0..7 and 8..15: passed in registers, so that the
+ * kernel's first load does not wait on byte stores), and bottom (0..63)
+ * those bits; l the key's table as for aesir_ocb_fn, with L_* and L_$
+ * right after P_32 (l + 16 * 68, l + 16 * 69); sum is HASH_K(A) (zeros
+ * without additional data). out = the len bytes of in (any len, in ==
+ * out allowed) encrypted (decrypt 0) or decrypted (1: rk_dec for the
+ * data, rk_enc for Ktop, the pad and the tag); tag receives the whole
+ * 16-byte tag (of a decryption too: ocb.c compares it and wipes out on
+ * a mismatch), or, with decrypt = OCB_WHOLE_CHECK (2, ocb.h: a 16-byte
+ * tag), holds the received tag and receives a value that is zero
+ * exactly on a match.
  */
 typedef void (*aesir_ocb_whole_fn)(const void *rk_enc, const void *rk_dec,
                                    unsigned nr, const uint8_t *l,
-                                   const uint8_t nonce[16], unsigned bottom,
-                                   const uint8_t sum[16], uint8_t *out,
-                                   const uint8_t *in, size_t len,
-                                   uint8_t tag[16], int decrypt);
+                                   uint64_t nonce_hi, uint64_t nonce_lo,
+                                   unsigned bottom, const uint8_t sum[16],
+                                   uint8_t *out, const uint8_t *in,
+                                   size_t len, uint8_t tag[16], int decrypt);
 
 /*
  * aegis_update: whole rate blocks (32 D bytes for the AEGIS-128L family,

@@ -34,9 +34,9 @@ OCB_KERNEL_DECL(aesir_armv8_ce_ocb_enc)
 /* Whole one-shot messages (aesir_ocb_whole_fn; x86_ocb_core.h). */
 #define OCB_WHOLE_DECL(name)                                                   \
     void name(const void *rk_enc, const void *rk_dec, unsigned nr,             \
-              const uint8_t *l, const uint8_t nonce[16], unsigned bottom,      \
-              const uint8_t sum[16], uint8_t *out, const uint8_t *in,          \
-              size_t len, uint8_t tag[16], int decrypt);
+              const uint8_t *l, uint64_t nonce_hi, uint64_t nonce_lo,          \
+              unsigned bottom, const uint8_t sum[16], uint8_t *out,            \
+              const uint8_t *in, size_t len, uint8_t tag[16], int decrypt);
 OCB_WHOLE_DECL(aesir_vaes_avx2_ocb_whole)
 OCB_WHOLE_DECL(aesir_vaes_avx512_ocb_whole)
 OCB_KERNEL_DECL(aesir_armv8_ce_ocb_dec)

@@ -28,8 +28,17 @@
 /* The body's frame (gcc 12 and clang 14 -fstack-usage, rounded up, plus
  * what test_residue found), see x86_ocb_core.h. */
 #define OCB_WIPE 2048
-/* The whole-message body: 904 (gcc 12), 408 (clang 14), + 256 */
+/* The whole-message body: 1032 (gcc 12; 904 without OCB_WHOLE_JOIN),
+ * + 248, a multiple of 64 (test_residue finds nothing past it). Not
+ * more: measured (TSC cycles per call, Zen 5, /tmp harness described in
+ * docs/modes/ocb.md), a wipe of 1344 bytes made a 0-byte AES-256 seal
+ * 107-110 cycles instead of 74-76, and one of 1408 or more a 576-byte
+ * message's kernel some 20 cycles slower; each vector of OCB_JOIN_MAX
+ * adds 64 bytes to the frame. */
 #define OCB_WHOLE_WIPE 1280
+/* The last batch and what follows it in one loop of rounds */
+#define OCB_WHOLE_JOIN 1
+#define OCB_JOIN_MAX 1
 
 typedef __m512i vec;
 #define VW 4

@@ -303,11 +303,13 @@ size_t OCB_DEC_NAME(const void *rk, unsigned nr, const uint8_t *l,
  * section 4.2 from the nonce to the tag in one call, so that a short
  * message pays no calls through the engine for Ktop and the tag, no
  * offsets through memory and one stack wipe. Ktop = E_K(nonce block) on
- * one xmm; Stretch and the shift by bottom (public: from the nonce) in
- * 64-bit registers; the batches as in ocb_batches; the blocks after the
+ * one xmm, the block from two 64-bit words in registers (ocb.c); Stretch
+ * and the shift by bottom (public: from the nonce) in xmm registers
+ * (ocb_offset0); the batches as in ocb_batches; the blocks after the
  * last whole batch start at a multiple of OCB_B, so their offsets are
  * base xor P_j like a batch's (no serial chain), the last vector
- * masked; then the partial block's pad E_K(Offset_* ) and the tag
+ * masked, in one loop of rounds with that last batch (OCB_WHOLE_JOIN);
+ * then the partial block's pad E_K(Offset_* ) and the tag
  * E_K(Checksum xor Offset xor L_$) xor sum, both on xmm.
  *
  * Decryption with a whole 16-byte tag (decrypt = OCB_WHOLE_CHECK,
@@ -346,50 +348,120 @@ ENGINE_INLINE __m128i ocb_bswap(__m128i x)
 }
 
 /*
- * The end of a whole message: the m = 0 .. OCB_B - 1 blocks after the
- * batches (they start at a multiple of OCB_B, so their offsets are base
- * xor P_j: nv = ceil(m / VW) vectors, the last masked), the r = 0 .. 15
- * bytes of a partial block, the tag. The pad E_K(Offset_*) and, when
- * encrypting, the tag E_K(Checksum xor Offset xor L_$) go through the
- * same rounds as the blocks, one xmm each: neither waits for the
- * blocks (an encryption's checksum is of its input, complete once the
- * blocks are loaded), so a short message pays one AES latency after
- * Ktop, not three. A decryption's tag needs its output: after, unless
- * dec is OCB_WHOLE_CHECK: then tc = D_K(T xor sum) (computed at the
- * start) and the tag is only XORs.
+ * Offset_0 = Stretch[1 + bottom .. 128 + bottom] (RFC 7253 section 4.2)
+ * from kt = Ktop, in xmm registers. As a 128-bit integer k = (w0, w1)
+ * (lane 1, lane 0), Stretch's third word w2 = w0 xor (w0 << 8 | w1 >>
+ * 56) is lane 1 of k xor (k << 8 bits); s = (w1, w2), and Offset_0 =
+ * (w0 << b | w1 >> (64 - b), w1 << b | w2 >> (64 - b)) = k << b | s >>
+ * (64 - b) lane by lane (a shift by 64 gives zero: no case for b = 0).
+ * The shift counts come from the nonce alone, ready before Ktop; what
+ * follows Ktop is seven one-cycle instructions, where a way through
+ * 64-bit registers (two extractions, the shifts, two insertions) took
+ * some twenty cycles on the path every block waits for.
+ */
+ENGINE_INLINE __m128i ocb_offset0(__m128i kt, unsigned bottom)
+{
+    const __m128i cl = _mm_cvtsi32_si128((int)bottom);
+    const __m128i cr = _mm_cvtsi32_si128((int)(64 - bottom));
+    __m128i k = ocb_bswap(kt);
+    __m128i s = _mm_alignr_epi8(k, _mm_xor_si128(k, _mm_slli_si128(k, 1)), 8);
+    return ocb_bswap(_mm_or_si128(_mm_sll_epi64(k, cl), _mm_srl_epi64(s, cr)));
+}
+
+/* Whether the last whole batch joins the blocks after it in
+ * ocb_whole_end (the includer says so where the registers hold the
+ * vectors: AVX-512's 32), when they are at most OCB_JOIN_MAX vectors:
+ * each more makes the body's frame 64 bytes larger, and so its stack
+ * wipe (vaes_avx512_ocb.c has the measurement). */
+#ifndef OCB_WHOLE_JOIN
+#define OCB_WHOLE_JOIN 0
+#endif
+#ifndef OCB_JOIN_MAX
+#define OCB_JOIN_MAX 1
+#endif
+
+/*
+ * The end of a whole message: nw = 0 or OCB_U vectors of a last whole
+ * batch (blocks index + 1 .. index + OCB_B, index a multiple of OCB_B,
+ * offsets as in ocb_batches), then the m = 0 .. OCB_B - 1 blocks after
+ * it (they start at a multiple of OCB_B, so their offsets are base xor
+ * P_j: nv = ceil(m / VW) vectors, the last masked), the r = 0 .. 15
+ * bytes of a partial block, the tag. All of them go through one loop
+ * of rounds: the batch's vectors, the last ones and the tag's xmm
+ * interleaved, so that the 10-14 rounds of latency of the last vector
+ * and of the tag hide in the batch's throughput (a 576-byte message is
+ * 8 + 1 vectors: run after the batch, its last vector's and the tag's
+ * rounds had the pipes to themselves; a 16 KiB seal's tag too). The pad
+ * E_K(Offset_*) and, when encrypting, the tag E_K(Checksum xor Offset
+ * xor L_$) go through the same rounds, one xmm each: neither waits for
+ * the blocks (an encryption's checksum is of its input, complete once
+ * the blocks are loaded). A decryption's tag needs its output: after,
+ * unless dec is OCB_WHOLE_CHECK: then tc = D_K(T xor sum) (computed at
+ * the start) and the tag is only XORs.
  */
 ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
-                                 unsigned nr, const uint8_t *l, __m128i off,
-                                 vec acc, uint8_t *out, const uint8_t *in,
-                                 size_t m, const unsigned nv, size_t r,
+                                 unsigned nr, const uint8_t *l, uint64_t index,
+                                 __m128i off, vec acc, uint8_t *out,
+                                 const uint8_t *in, size_t m, const unsigned nw,
+                                 const unsigned nv, size_t r,
                                  const uint8_t sum[16], __m128i tc,
                                  uint8_t tag[16], const int dec)
 {
     const uint8_t *pt = l + 16 * 36; /* P_1 .. */
-    vec x[OCB_U], b = v_bcast_x(off), k0 = v_bcast(rk);
+    const unsigned nt = nw + nv;
+    vec x[OCB_U + OCB_WHOLE_JOIN * OCB_JOIN_MAX], k0 = v_bcast(rk),
+        bw = v_zero(), xl = v_zero(), b, pp;
     size_t last = nv > 0 ? m - (size_t)VW * (nv - 1) : 0;
+    uint8_t *out2 = out + (nw != 0 ? 16 * OCB_B : 0);
+    const uint8_t *in2 = in + (nw != 0 ? 16 * OCB_B : 0);
     __m128i xin = _mm_setzero_si128(), xp = xin, pd, tg = xin, ck;
     _Alignas(16) uint8_t part[16];
 
+    if (nw != 0) {
+        /* the batch's base bw, its last lane's term xl (ocb_batches),
+         * and Offset_(index + OCB_B), the base of the blocks after it */
+        __m128i lx = _mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
+                                   ocb_ld(l + 16 * ocb_ntz(index + OCB_B)));
+        bw = v_bcast_x(off);
+        xl = v_last_only(lx);
+        off = _mm_xor_si128(off,
+                            _mm_xor_si128(ocb_ld(pt + 16 * (OCB_B - 1)), lx));
+    }
+    b = v_bcast_x(off);
     /* Offset_m, then Offset_* = Offset_m xor L_* when r != 0 */
     if (m != 0)
         off = _mm_xor_si128(off, ocb_ld(pt + 16 * (m - 1)));
     if (r != 0) {
         off = _mm_xor_si128(off, ocb_ld(l + 16 * 68));
         memset(part, 0, 16);
-        memcpy(part, in + 16 * m, r); /* before out (which may be in) */
+        memcpy(part, in2 + 16 * m, r); /* before out (which may be in) */
         xin = ocb_ld(part);
         part[r] = 0x80;
         xp = ocb_ld(part); /* P_* || 1 || 0.. when encrypting */
     }
     pd = _mm_xor_si128(off, ocb_ld(rke));
-    for (unsigned v = 0; v < nv; v++) {
-        vec p = v + 1 < nv ? v_load(in + 16 * VW * v)
-                           : v_loadn(in + 16 * VW * v, last);
-        if (!dec)
-            acc = v_xor(acc, p);
-        x[v] = v_xor3(p, v_load(pt + 16 * VW * v), v_xor(b, k0));
+    pp = v_zero();
+    for (unsigned v = 0; v < nt; v++) {
+        vec p, o;
+        if (v < nw) {
+            p = v_load(in + 16 * VW * v);
+            o = v + 1 < nw ? bw : v_xor(bw, xl);
+        } else {
+            unsigned u = v - nw;
+            p = u + 1 < nv ? v_load(in2 + 16 * VW * u)
+                           : v_loadn(in2 + 16 * VW * u, last);
+            o = b;
+        }
+        /* two vectors into the checksum per three-way XOR */
+        if (!dec && v % 2 == 0)
+            pp = p;
+        else if (!dec)
+            acc = v_xor3(acc, pp, p);
+        x[v] = v_xor3(p, v_load(pt + 16 * VW * (v < nw ? v : v - nw)),
+                      v_xor(o, k0));
     }
+    if (!dec && nt % 2 == 1)
+        acc = v_xor(acc, pp);
     if (!dec)
         tg =
             _mm_xor_si128(_mm_xor_si128(v_fold(acc), xp),
@@ -397,7 +469,7 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
                                         ocb_ld(rke)));
     for (unsigned i = 1; i < nr; i++) {
         vec kr = v_bcast(rk + 16 * i);
-        for (unsigned v = 0; v < nv; v++)
+        for (unsigned v = 0; v < nt; v++)
             x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
         if (r != 0)
             pd = _mm_aesenc_si128(pd, ocb_ld(rke + 16 * i));
@@ -405,27 +477,35 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
             tg = _mm_aesenc_si128(tg, ocb_ld(rke + 16 * i));
     }
     {
-        vec kb = v_xor(v_bcast(rk + 16 * nr), b);
-        for (unsigned v = 0; v < nv; v++) {
-            vec kl = v_xor(kb, v_load(pt + 16 * VW * v));
+        vec kn = v_bcast(rk + 16 * nr), kw = v_xor(kn, bw), kb = v_xor(kn, b);
+        for (unsigned v = 0; v < nt; v++) {
+            vec kl;
+            if (v < nw)
+                kl = v + 1 < nw ? v_xor(kw, v_load(pt + 16 * VW * v))
+                                : v_xor3(kw, v_load(pt + 16 * VW * v), xl);
+            else
+                kl = v_xor(kb, v_load(pt + 16 * VW * (v - nw)));
             x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
-            if (v + 1 < nv) {
+            if (v < nw)
                 v_store(out + 16 * VW * v, x[v]);
-                if (dec)
-                    acc = v_xor(acc, x[v]);
-            } else {
-                v_storen(out + 16 * VW * v, x[v], last);
-                if (dec)
-                    acc = v_xor(acc, v_keepn(x[v], last));
-            }
+            else if (v + 1 < nt)
+                v_store(out2 + 16 * VW * (v - nw), x[v]);
+            else
+                v_storen(out2 + 16 * VW * (v - nw), x[v], last);
+            if (dec && v + 1 == nt && v >= nw)
+                x[v] = v_keepn(x[v], last);
+            if (dec && v % 2 == 1)
+                acc = v_xor3(acc, x[v - 1], x[v]);
         }
+        if (dec && nt % 2 == 1)
+            acc = v_xor(acc, x[nt - 1]);
     }
     if (!dec)
         tg = _mm_aesenclast_si128(tg, ocb_ld(rke + 16 * nr));
     if (r != 0) {
         pd = _mm_aesenclast_si128(pd, ocb_ld(rke + 16 * nr));
         _mm_store_si128((__m128i *)(void *)part, _mm_xor_si128(xin, pd));
-        memcpy(out + 16 * m, part, r);
+        memcpy(out2 + 16 * m, part, r);
         if (dec) { /* P_* || 1 || 0.. */
             memset(part + r, 0, 16 - r);
             part[r] = 0x80;
@@ -446,76 +526,90 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(tg, ocb_ld(sum)));
 }
 
-#define OCB_END_CASE(c)                                                        \
+#define OCB_END_CASE(w, c)                                                     \
     case c:                                                                    \
-        if (c <= OCB_U)                                                        \
-            ocb_whole_end(rk, rke, nr, l, off, acc, out, in, n, c, r, sum, tc, \
-                          tag, dec);                                           \
+        if (c <= OCB_U && (w == 0 || (OCB_WHOLE_JOIN && c <= OCB_JOIN_MAX)))   \
+            ocb_whole_end(rk, rke, nr, l, index, off, acc, out, in, n, w, c,   \
+                          r, sum, tc, tag, dec);                               \
         break;
+#define OCB_END_SWITCH(w)                                                      \
+    switch ((n + VW - 1) / VW) {                                               \
+        OCB_END_CASE(w, 0)                                                     \
+        OCB_END_CASE(w, 1)                                                     \
+        OCB_END_CASE(w, 2)                                                     \
+        OCB_END_CASE(w, 3)                                                     \
+        OCB_END_CASE(w, 4)                                                     \
+        OCB_END_CASE(w, 5)                                                     \
+        OCB_END_CASE(w, 6)                                                     \
+        OCB_END_CASE(w, 7)                                                     \
+        OCB_END_CASE(w, 8)                                                     \
+    default:                                                                   \
+        break;                                                                 \
+    }
 
 ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
-                             const uint8_t *l, const uint8_t nonce[16],
-                             unsigned bottom, const uint8_t sum[16],
-                             uint8_t *out, const uint8_t *in, size_t len,
-                             uint8_t tag[16], const int dec)
+                             const uint8_t *l, uint64_t nonce_hi,
+                             uint64_t nonce_lo, unsigned bottom,
+                             const uint8_t sum[16], uint8_t *out,
+                             const uint8_t *in, size_t len, uint8_t tag[16],
+                             const int dec)
 {
     const uint8_t *rke = ENGINE_RK(rkep), *rk = ENGINE_RK(dec ? rkdp : rkep);
     size_t n = len / 16, r = len % 16;
-    uint64_t index = 0, w0, w1, w2;
+    uint64_t index = 0;
     vec acc = v_zero();
-    __m128i off, kt, tc = _mm_setzero_si128();
+    __m128i off, tc = _mm_setzero_si128();
 
     /* the received tag's decipherment, beside Ktop's (independent) */
     if (dec == OCB_WHOLE_CHECK)
         tc = ocb_dec1(rk, nr, _mm_xor_si128(ocb_ld(tag), ocb_ld(sum)));
-    /* Offset_0: Ktop, Stretch = Ktop || (Ktop[1..64] xor Ktop[9..72]),
-     * bits bottom .. bottom + 127 (the words big-endian, as in ocb.c) */
-    kt = ocb_bswap(ocb_enc1(rke, nr, ocb_ld(nonce)));
-    w0 = (uint64_t)_mm_extract_epi64(kt, 1);
-    w1 = (uint64_t)_mm_cvtsi128_si64(kt);
-    w2 = w0 ^ (w0 << 8 | w1 >> 56);
-    if (bottom != 0) {
-        w0 = w0 << bottom | w1 >> (64 - bottom);
-        w1 = w1 << bottom | w2 >> (64 - bottom);
-    }
-    off = ocb_bswap(_mm_set_epi64x((long long)w0, (long long)w1));
+    /* Ktop = E_K(nonce block): the block from its two big-endian words
+     * (in registers: ocb.c builds them without stores) */
+    off = ocb_offset0(
+        ocb_enc1(rke, nr,
+                 ocb_bswap(_mm_set_epi64x((long long)nonce_hi,
+                                          (long long)nonce_lo))),
+        bottom);
 
     if (n >= OCB_B) {
-        vec t[OCB_U];
-        for (unsigned v = 0; v < OCB_U; v++)
-            t[v] = v_load(l + 16 * 36 + 16 * VW * v);
-        ocb_batches(rk, nr, l, t, &index, &off, &acc, out, in, n / OCB_B, dec);
-        in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
-        n %= OCB_B;
+        /* with OCB_WHOLE_JOIN, the last batch goes with what follows it
+         * (the blocks after it, the pad, an encryption's tag) */
+        size_t nb = n / OCB_B - (size_t)(OCB_WHOLE_JOIN &&
+                                         n % OCB_B <= VW * OCB_JOIN_MAX);
+        if (nb != 0) {
+            vec t[OCB_U];
+            for (unsigned v = 0; v < OCB_U; v++)
+                t[v] = v_load(l + 16 * 36 + 16 * VW * v);
+            ocb_batches(rk, nr, l, t, &index, &off, &acc, out, in, nb, dec);
+            in += 16 * OCB_B * nb, out += 16 * OCB_B * nb;
+            n -= OCB_B * nb;
+        }
     }
-    switch ((n + VW - 1) / VW) {
-        OCB_END_CASE(0)
-        OCB_END_CASE(1)
-        OCB_END_CASE(2)
-        OCB_END_CASE(3)
-        OCB_END_CASE(4)
-        OCB_END_CASE(5)
-        OCB_END_CASE(6)
-        OCB_END_CASE(7)
-        OCB_END_CASE(8)
-    default:
-        break;
+    if (OCB_WHOLE_JOIN && n >= OCB_B) {
+        n -= OCB_B;
+        OCB_END_SWITCH(OCB_U)
+        return;
     }
+    OCB_END_SWITCH(0)
 }
 #undef OCB_END_CASE
+#undef OCB_END_SWITCH
 
 OCB_NOINLINE ENGINE_FN void ENGINE_NAME(ocb_whole_body)(
     const void *rke, const void *rkd, unsigned nr, const uint8_t *l,
-    const uint8_t nonce[16], unsigned bottom, const uint8_t sum[16],
-    uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16], int dec)
+    uint64_t nonce_hi, uint64_t nonce_lo, unsigned bottom,
+    const uint8_t sum[16], uint8_t *out, const uint8_t *in, size_t len,
+    uint8_t tag[16], int dec)
 {
     if (dec == OCB_WHOLE_CHECK)
-        ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag,
-                  OCB_WHOLE_CHECK);
+        ocb_whole(rke, rkd, nr, l, nonce_hi, nonce_lo, bottom, sum, out, in,
+                  len, tag, OCB_WHOLE_CHECK);
     else if (dec)
-        ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag, 1);
+        ocb_whole(rke, rkd, nr, l, nonce_hi, nonce_lo, bottom, sum, out, in,
+                  len, tag, 1);
     else
-        ocb_whole(rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag, 0);
+        ocb_whole(rke, rkd, nr, l, nonce_hi, nonce_lo, bottom, sum, out, in,
+                  len, tag, 0);
 }
 
 /* The stack the body used (OCB_WHOLE_WIPE bytes: its frame, gcc 12 and
@@ -533,12 +627,12 @@ OCB_NOINLINE ENGINE_FN void ENGINE_NAME(ocb_whole_wipe)(void)
 }
 
 void OCB_WHOLE_NAME(const void *rke, const void *rkd, unsigned nr,
-                    const uint8_t *l, const uint8_t nonce[16], unsigned bottom,
-                    const uint8_t sum[16], uint8_t *out, const uint8_t *in,
-                    size_t len, uint8_t tag[16], int dec)
+                    const uint8_t *l, uint64_t nonce_hi, uint64_t nonce_lo,
+                    unsigned bottom, const uint8_t sum[16], uint8_t *out,
+                    const uint8_t *in, size_t len, uint8_t tag[16], int dec)
 {
     ENGINE_NAME(ocb_whole_body)
-    (rke, rkd, nr, l, nonce, bottom, sum, out, in, len, tag, dec);
+    (rke, rkd, nr, l, nonce_hi, nonce_lo, bottom, sum, out, in, len, tag, dec);
     ENGINE_NAME(ocb_whole_wipe)();
 }
 #endif /* OCB_WHOLE_NAME */
