@@ -627,6 +627,15 @@ static void test_in_place(void)
 /* chunked_dec_in_place's misuse refused: no re-read callback, a partial
  * chunk before the end, bytes left waiting by chunked_dec_update; the
  * 2^38 limit; a failing chunk that cannot be read again. */
+/* dec_start -- d ready for chunked_dec_in_place, re-reading from src. */
+static void dec_start(struct chunked_dec *d, const uint8_t **src)
+{
+    CHECK_EQ(chunked_dec_init(d, key32, 32, NULL, 0), CHUNKED_OK);
+    d->reread = mem_read;
+    d->reread_arg = src;
+    d->par = test_par;
+}
+
 static void test_dec_in_place_misuse(const uint8_t *ct, size_t ct_len)
 {
     static struct chunked_dec d;
@@ -645,9 +654,7 @@ static void test_dec_in_place_misuse(const uint8_t *ct, size_t ct_len)
              CHUNKED_E_ARG);
     CHECK_EQ(got, 0);
     chunked_dec_clear(&d);
-    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
-    d.reread = mem_read;
-    d.reread_arg = src;
+    dec_start(&d, src);
     CHECK_EQ(chunked_dec_update(&d, buf, B(0) + 5, buf, 0, &got, &err),
              CHUNKED_OK);
     CHECK_EQ(chunked_dec_in_place(&d, buf + B(0) + 5, B(1) - B(0) - 5, 0, &at,
@@ -655,10 +662,7 @@ static void test_dec_in_place_misuse(const uint8_t *ct, size_t ct_len)
              CHUNKED_E_ARG);
     chunked_dec_clear(&d);
     /* A chunk index of 2^38 is refused before anything is opened. */
-    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
-    d.reread = mem_read;
-    d.reread_arg = src;
-    d.par = test_par;
+    dec_start(&d, src);
     CHECK_EQ(chunked_dec_in_place(&d, buf, CHUNKED_HEADER, 0, &at, &got, &err),
              CHUNKED_OK);
     d.chunk = CHUNKED_MAX_CHUNKS;
@@ -672,10 +676,7 @@ static void test_dec_in_place_misuse(const uint8_t *ct, size_t ct_len)
     memcpy(buf, ct, ct_len);
     buf[B(1) + 7] ^= 4;
     src[1] = (const uint8_t *)(uintptr_t)B(1);
-    CHECK_EQ(chunked_dec_init(&d, key32, 32, NULL, 0), CHUNKED_OK);
-    d.reread = mem_read;
-    d.reread_arg = src;
-    d.par = test_par;
+    dec_start(&d, src);
     CHECK_EQ(chunked_dec_in_place(&d, buf, ct_len, 1, &at, &got, &err),
              CHUNKED_E_AUTH);
     CHECK(at == CHUNKED_HEADER && got == CHUNKED_CHUNK && err.offset == B(1) &&
