@@ -16,6 +16,10 @@
  *              over the same bytes must agree with it: a header the stream
  *              refused is refused, and a range it reads equals the
  *              stream's plaintext when the stream succeeded.
+ *              The same bytes opened in place, in batches of whole
+ *              chunks as `aesir decrypt` of a file opens them
+ *              (chunked_dec_in_place), must give the same status and
+ *              release the same plaintext.
  *   round trip the data, repeated to up to 2 KiB, or 40 KiB (past two
  *              chunk boundaries) for one seed in eight, is encrypted in pieces,
  * decrypted in other pieces and must come back; then one byte flipped or the
@@ -70,6 +74,20 @@ static void check_error(int st, const struct chunked_error *e)
     FUZZ_CHECK(n > 0 && n < sizeof(e->msg));
     for (size_t i = 0; i < n; i++)
         FUZZ_CHECK(e->msg[i] >= 0x20 && e->msg[i] < 0x7f);
+}
+
+struct mem {
+    const uint8_t *p;
+    size_t len;
+};
+
+static int mem_read(void *arg, uint64_t off, uint8_t *buf, size_t len)
+{
+    const struct mem *m = arg;
+    if (off > m->len || len > m->len - off)
+        return -1;
+    memcpy(buf, m->p + off, len);
+    return 0;
 }
 
 /* Streaming decryption of ct in pieces: the status, the plaintext in pt
@@ -136,20 +154,6 @@ static size_t encrypt(const struct input *in, const uint8_t *salt,
     return o + n;
 }
 
-struct mem {
-    const uint8_t *p;
-    size_t len;
-};
-
-static int mem_read(void *arg, uint64_t off, uint8_t *buf, size_t len)
-{
-    const struct mem *m = arg;
-    if (off > m->len || len > m->len - off)
-        return -1;
-    memcpy(buf, m->p + off, len);
-    return 0;
-}
-
 /* Random access over ct must agree with the stream's verdict. */
 static void random_access(const struct input *in, const uint8_t *ct, size_t len,
                           int stream_st, const uint8_t *pt, size_t pt_len)
@@ -186,10 +190,59 @@ static void random_access(const struct input *in, const uint8_t *ct, size_t len,
     free(out);
 }
 
+/* `aesir decrypt` of a file (chunked_dec_in_place): ct copied into
+ * batches of b whole chunks (the first with the header), each opened where
+ * it lies, a failing chunk re-read from ct. It must agree with the
+ * streaming decryptor: the same status and the same plaintext released. */
+static void in_place(const struct input *in, const uint8_t *ct, size_t len,
+                     int stream_st, const uint8_t *pt, size_t pt_len)
+{
+    struct chunked_dec *d = malloc(sizeof(*d));
+    size_t b = 1 + in->seed % 3;
+    size_t cap = CHUNKED_HEADER + (b - 1) * CHUNKED_SEALED;
+    uint8_t *buf = malloc(b * CHUNKED_SEALED);
+    struct mem m = {ct, len};
+    struct chunked_error e;
+    size_t off = 0, got = 0, at, n;
+    int st;
+
+    FUZZ_CHECK(d != NULL && buf != NULL);
+    FUZZ_CHECK_EQ(
+        chunked_dec_init(d, key_bytes, in->key_len, in->ctx, in->ctx_len),
+        CHUNKED_OK);
+    d->reread = mem_read;
+    d->reread_arg = &m;
+    for (;;) {
+        size_t k = len - off < cap ? len - off : cap;
+        int final = k < cap; /* the input ends in this batch (or before) */
+        memcpy(buf, ct + off, k);
+        st = chunked_dec_in_place(d, buf, k, final, &at, &n, &e);
+        for (size_t j = 0; j * CHUNKED_CHUNK < n; j++) {
+            size_t c = n - j * CHUNKED_CHUNK;
+            c = c < CHUNKED_CHUNK ? c : CHUNKED_CHUNK;
+            FUZZ_CHECK(got + c <= pt_len);
+            FUZZ_CHECK(memcmp(buf + at + j * CHUNKED_SEALED, pt + got, c) == 0);
+            got += c;
+        }
+        off += k, cap = b * CHUNKED_SEALED;
+        if (st != CHUNKED_OK || final)
+            break;
+    }
+    if (st != CHUNKED_OK)
+        check_error(st, &e);
+    FUZZ_CHECK_EQ(st, stream_st);
+    FUZZ_CHECK_EQ(got, pt_len);
+    chunked_dec_clear(d);
+    free(d);
+    free(buf);
+}
+
 static void hostile(const struct input *in, uint8_t *pt, uint8_t *again)
 {
     size_t pt_len;
     int st = decrypt(in, in->data, in->len, pt, &pt_len);
+
+    in_place(in, in->data, in->len, st, pt, pt_len);
 
     if (st == CHUNKED_OK) {
         /* canonical: the same salt, key and context seal it back */
