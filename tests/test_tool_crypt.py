@@ -17,6 +17,7 @@ usage: test_tool_crypt.py path/to/aesir
 import os
 import pty
 import random
+import re
 import resource
 import shutil
 import signal
@@ -990,6 +991,67 @@ def test_pipeline(d, key):
           "encrypt to a closed stdout: exit 3 (%d %r)" % (p.returncode, err))
 
 
+STATS = re.compile(rb"^aesir: stats: (\d+) bytes read in ([0-9.]+) s "
+                   rb"\([0-9.]+ GB/s\); crypto: ([0-9.]+) s CPU on the "
+                   rb"calling thread \([0-9.]+ GB/s\), ([0-9.]+) s wall "
+                   rb"\([0-9.]+ GB/s\)\n$")
+
+
+def test_stats(d, key):
+    """--stats: one line with the bytes read and times that add up; the
+    output is what it is without it; refused where nothing is timed."""
+    msg = os.urandom(5 * CHUNK + 77)
+    src = os.path.join(d, "stats-in")
+    with open(src, "wb") as f:
+        f.write(msg)
+    for t in ("1", "3"):
+        r = run(["encrypt", "-q", "--stats", "--threads", t, "-k", key, src])
+        m = STATS.match(r.stderr)
+        check(r.returncode == 0 and m is not None and
+              int(m.group(1)) == len(msg),
+              "encrypt --stats --threads %s: %r" % (t, r.stderr))
+        if m is not None:
+            wall, cpu, cwall = (float(m.group(i)) for i in (2, 3, 4))
+            check(0 < cpu and 0 < cwall <= wall,
+                  "encrypt --stats: crypto time within the run's %r" % r.stderr)
+        ct = r.stdout
+        check(py_decrypt(key_bytes(key), ct) == msg,
+              "encrypt --stats: the ciphertext decrypts")
+        r = run(["decrypt", "--stats", "--threads", t, "-k", key], ct)
+        m = STATS.match(r.stderr)
+        check(r.returncode == 0 and r.stdout == msg and m is not None and
+              int(m.group(1)) == len(ct),
+              "decrypt --stats (pipe) --threads %s: %r" % (t, r.stderr))
+        p = os.path.join(d, "stats-ct")
+        with open(p, "wb") as f:
+            f.write(ct)
+        r = run(["decrypt", "--stats", "--threads", t, "-k", key, p])
+        m = STATS.match(r.stderr)
+        check(r.returncode == 0 and r.stdout == msg and m is not None and
+              int(m.group(1)) == len(ct),
+              "decrypt --stats (file) --threads %s: %r" % (t, r.stderr))
+    # After a failure: the error, then the statistics of what was read.
+    bad = bytearray(ct)
+    bad[-1] ^= 1
+    r = run(["decrypt", "--stats", "-k", key], bytes(bad))
+    lines = r.stderr.splitlines(keepends=True)
+    check(r.returncode == 1 and len(lines) == 2 and
+          STATS.match(lines[0]) is not None and
+          b"fails to authenticate" in lines[1],
+          "decrypt --stats of a tampered stream: %r" % r.stderr)
+    r = run(["encrypt", "--stats", "-k", key], b"")
+    m = STATS.match(r.stderr)
+    check(r.returncode == 0 and m is not None and m.group(1) == b"0",
+          "encrypt --stats of nothing: %r" % r.stderr)
+    for args in (["decrypt", "--stats", "-k", key, "--offset", "1", p],
+                 ["encrypt", "--stats", "-p", "--format", "openssl",
+                  "--cipher", "aes-256-cbc", src]):
+        r = run(args)
+        check(r.returncode == 2 and r.stdout == b"" and
+              b"--stats does not go with" in r.stderr,
+              "usage error %r: %r" % (args, r.stderr))
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         k256, k128 = test_keygen(d)
@@ -1008,6 +1070,7 @@ def main():
         test_openssl_format(d, k256)
         test_threads(d, k256)
         test_pipeline(d, k256)
+        test_stats(d, k256)
     print("%d checks, %d failed" % (checks, failures))
     return 1 if failures else 0
 

@@ -55,7 +55,8 @@ static void usage(FILE *f)
         "usage: aesir decrypt (-k KEYFILE | -p) [-o OUT] [--force] "
         "[--context STR]\n"
         "                     [--offset N] [--length M] [--threads N] "
-        "[--quiet] [IN]\n"
+        "[--quiet]\n"
+        "                     [--stats] [IN]\n"
         "  -k, --key FILE    key file (aesir keygen)\n"
         "  -p, --passphrase  the passphrase it was encrypted with\n"
         "  --passphrase-fd N    the passphrase: first line of fd N "
@@ -73,6 +74,10 @@ static void usage(FILE *f)
         "  --threads N       open chunks on N threads [online CPUs, at "
         "most 16]\n"
         "  -q, --quiet       no progress line\n"
+        "  --stats           at the end, bytes, wall time and the crypto's "
+        "time\n"
+        "                    on stderr (not with --format openssl,\n"
+        "                    --offset or --length)\n"
         "  --format F        c2sp (default), or openssl: the unauthenticated\n"
         "                    files of `openssl enc -pbkdf2` (a passphrase)\n"
         "  --cipher NAME     with --format openssl: "
@@ -207,7 +212,7 @@ static int pread_all(void *arg, uint64_t off, uint8_t *buf, size_t len)
  */
 static int stream(const struct crypt_key *k, struct crypt_in *in,
                   const uint8_t *lead, size_t lead_len, struct crypt_out *out,
-                  const struct crypt_range *rg, unsigned threads, int quiet,
+                  const struct crypt_range *rg, unsigned threads, int flags,
                   char *err, size_t cap)
 {
     struct chunked_dec *d = crypt_alloc(sizeof(*d));
@@ -253,7 +258,7 @@ static int stream(const struct crypt_key *k, struct crypt_in *in,
         d->reread_arg = &src;
     }
     rc = crypt_pipe_run(in, &sh, lead, lead_len, open_slot, &o, emit, &em,
-                        quiet, err, cap);
+                        flags, err, cap);
     if (rc == 0 && rg->on)
         rc = past_end(rg, o.pos, err, cap);
 done:
@@ -334,6 +339,6 @@ int cmd_decrypt(int argc, char **argv)
         rc = random_access(&k, &in, &out, &o.range, err, sizeof(err));
     else
         rc = stream(&k, &in, lead, lead_len, &out, &o.range, o.threads,
-                    o.seen[CO_QUIET], err, sizeof(err));
+                    crypt_opts_pipe_flags(&o), err, sizeof(err));
     return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }

@@ -34,7 +34,7 @@ static void usage(FILE *f)
     fputs(
         "usage: aesir encrypt (-k KEYFILE | -p) [-o OUT] [--force] "
         "[--context STR] [--threads N]\n"
-        "                     [--quiet] [IN]\n"
+        "                     [--quiet] [--stats] [IN]\n"
         "  -k, --key FILE    key file (aesir keygen): AES-256-GCM or "
         "AES-128-GCM\n"
         "  -p, --passphrase  a passphrase (asked twice on the terminal), "
@@ -53,6 +53,9 @@ static void usage(FILE *f)
         "  --threads N       seal chunks on N threads [online CPUs, at "
         "most 16]\n"
         "  -q, --quiet       no progress line\n"
+        "  --stats           at the end, bytes, wall time and the crypto's "
+        "time\n"
+        "                    on stderr (not with --format openssl)\n"
         "  --format F        c2sp (default), or openssl: the unauthenticated\n"
         "                    files of `openssl enc -pbkdf2` (a passphrase)\n"
         "  --cipher NAME     with --format openssl: "
@@ -92,7 +95,7 @@ static int seal_slot(void *arg, struct crypt_slot *s, int *stop, char *err,
 
 /* run -- the encryption proper, once key, input and output are set. */
 static int run(const struct crypt_key *k, struct crypt_in *in,
-               struct crypt_out *out, unsigned threads, int quiet, char *err,
+               struct crypt_out *out, unsigned threads, int flags, char *err,
                size_t cap)
 {
     struct chunked_enc *e = crypt_alloc(sizeof(*e));
@@ -129,7 +132,7 @@ static int run(const struct crypt_key *k, struct crypt_in *in,
     if ((rc = crypt_write(out, k->prefix, k->prefix_len, err, cap)) != 0 ||
         (rc = crypt_write(out, hdr, sizeof(hdr), err, cap)) != 0)
         goto done;
-    rc = crypt_pipe_run(in, &sh, NULL, 0, seal_slot, e, write_out, out, quiet,
+    rc = crypt_pipe_run(in, &sh, NULL, 0, seal_slot, e, write_out, out, flags,
                         err, cap);
 done:
     crypt_pool_free(pool);
@@ -162,6 +165,7 @@ int cmd_encrypt(int argc, char **argv)
         rc = crypt_ossl_run(&o.ossl_opts, &o.key, 0, &in, &out, err,
                             sizeof(err));
     else
-        rc = run(&k, &in, &out, o.threads, o.seen[CO_QUIET], err, sizeof(err));
+        rc = run(&k, &in, &out, o.threads, crypt_opts_pipe_flags(&o), err,
+                 sizeof(err));
     return crypt_finish(&o, rc, &in, &out, &k, err, sizeof(err));
 }

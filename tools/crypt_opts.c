@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "crypt_opts.h"
+#include "crypt_pipe.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ static const struct {
     [CO_LENGTH] = {{"--length", NULL, 1}, DEC},
     [CO_THREADS] = {{"--threads", NULL, 1}, ENC | DEC},
     [CO_QUIET] = {{"--quiet", "-q", 0}, ENC | DEC},
+    [CO_STATS] = {{"--stats", NULL, 0}, ENC | DEC},
     [CO_FORMAT] = {{"--format", NULL, 1}, ENC | DEC},
     [CO_CIPHER] = {{"--cipher", NULL, 1}, ENC | DEC},
     [CO_ITER] = {{"--iter", NULL, 1}, ENC | DEC},
@@ -111,6 +113,13 @@ static int check(struct crypt_opts *o, char *err, size_t cap)
         crypt_ossl_selected(&o->ossl_opts, &o->key, o->range.on, err, cap);
     if (o->ossl < 0)
         return -1;
+    /* --stats times the C2SP stream (crypt_pipe.c); the other paths
+     * have no crypto step to time apart from their I/O. */
+    if (o->seen[CO_STATS] && (o->ossl || o->range.on)) {
+        snprintf(err, cap, "--stats does not go with %s",
+                 o->ossl ? "--format openssl" : "--offset/--length");
+        return -1;
+    }
     return crypt_pool_threads(o->val[CO_THREADS], &o->threads, err, cap);
 }
 
@@ -178,4 +187,10 @@ int crypt_finish(const struct crypt_opts *o, int rc, struct crypt_in *in,
     crypt_in_close(in);
     crypt_key_wipe(k);
     return rc;
+}
+
+int crypt_opts_pipe_flags(const struct crypt_opts *o)
+{
+    return (o->seen[CO_QUIET] ? CRYPT_PIPE_QUIET : 0) |
+           (o->seen[CO_STATS] ? CRYPT_PIPE_STATS : 0);
 }

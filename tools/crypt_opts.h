@@ -36,6 +36,7 @@ enum crypt_opt {
     CO_LENGTH, /* decrypt */
     CO_THREADS,
     CO_QUIET,
+    CO_STATS,
     CO_FORMAT,
     CO_CIPHER,
     CO_ITER,
@@ -72,6 +73,10 @@ struct crypt_opts {
  */
 int crypt_opts_parse(struct crypt_opts *o, int argc, char **argv, int decrypt,
                      void (*usage)(FILE *));
+
+/* crypt_opts_pipe_flags -- --quiet and --stats as crypt_pipe_run's
+ * flags (crypt_pipe.h). */
+int crypt_opts_pipe_flags(const struct crypt_opts *o);
 
 /*
  * crypt_start -- what both commands do next: open the input (first, so

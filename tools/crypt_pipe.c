@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chunked.h"
@@ -395,14 +396,49 @@ static void pipe_put(struct crypt_pipe *p)
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Seconds on clock c. */
+static double secs(clockid_t c)
+{
+    struct timespec ts;
+
+    if (clock_gettime(c, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Where a run's time went, for --stats (CRYPT_PIPE_STATS). */
+struct pipe_stats {
+    uint64_t bytes;
+    double start, step_cpu, step_wall;
+};
+
+static double rate(uint64_t bytes, double s)
+{
+    return s > 0 ? (double)bytes / s / 1e9 : 0;
+}
+
+static void stats_print(const struct pipe_stats *st)
+{
+    double wall = secs(CLOCK_MONOTONIC) - st->start;
+
+    fprintf(stderr,
+            "aesir: stats: %llu bytes read in %.6f s (%.2f GB/s); crypto: "
+            "%.6f s CPU on the calling thread (%.2f GB/s), %.6f s wall "
+            "(%.2f GB/s)\n",
+            (unsigned long long)st->bytes, wall, rate(st->bytes, wall),
+            st->step_cpu, rate(st->bytes, st->step_cpu), st->step_wall,
+            rate(st->bytes, st->step_wall));
+}
+
 int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
                    const uint8_t *lead, size_t lead_len,
                    crypt_pipe_step_fn step, void *step_arg,
-                   crypt_pipe_write_fn write, void *write_arg, int quiet,
+                   crypt_pipe_write_fn write, void *write_arg, int flags,
                    char *err, size_t cap)
 {
     struct crypt_pipe *p;
     struct progress pr;
+    struct pipe_stats st = {0, secs(CLOCK_MONOTONIC), 0, 0};
     char werr[CRYPT_ERR];
     int rc = 0, wrc;
 
@@ -411,7 +447,8 @@ int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
         snprintf(err, cap, "cannot start the I/O threads");
         return TOOL_EXIT_IO;
     }
-    progress_init(&pr, in->is_file ? (uint64_t)in->st.st_size : 0, quiet);
+    progress_init(&pr, in->is_file ? (uint64_t)in->st.st_size : 0,
+                  flags & CRYPT_PIPE_QUIET);
     for (;;) {
         struct crypt_slot *s = pipe_next(p);
         size_t r;
@@ -423,7 +460,16 @@ int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
             rc = TOOL_EXIT_IO;
             break;
         }
-        rc = step(step_arg, s, &stop, err, cap);
+        if (flags & CRYPT_PIPE_STATS) {
+            double c0 = secs(CLOCK_THREAD_CPUTIME_ID),
+                   w0 = secs(CLOCK_MONOTONIC);
+            rc = step(step_arg, s, &stop, err, cap);
+            st.step_cpu += secs(CLOCK_THREAD_CPUTIME_ID) - c0;
+            st.step_wall += secs(CLOCK_MONOTONIC) - w0;
+            st.bytes += s->in_len;
+        } else {
+            rc = step(step_arg, s, &stop, err, cap);
+        }
         r = s->in_len, end = s->end; /* s is the writer's after this */
         pipe_put(p);
         if (rc != 0 || stop || end)
@@ -431,6 +477,8 @@ int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
         progress_add(&pr, (uint64_t)r);
     }
     progress_end(&pr);
+    if (flags & CRYPT_PIPE_STATS)
+        stats_print(&st);
     /* A write error came first: it ends the loop above a slot later. */
     if ((wrc = pipe_end(p, werr, sizeof(werr))) != 0) {
         rc = wrc;

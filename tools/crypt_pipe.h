@@ -93,19 +93,30 @@ typedef int (*crypt_pipe_write_fn)(void *arg, const struct crypt_slot *s,
 typedef int (*crypt_pipe_step_fn)(void *arg, struct crypt_slot *s, int *stop,
                                   char *err, size_t cap);
 
+/* crypt_pipe_run's flags. CRYPT_PIPE_QUIET: no progress line.
+ * CRYPT_PIPE_STATS (--stats): at the end, one line on stderr with the
+ * bytes read, the wall time, and the time spent in step: CPU time of the
+ * calling thread (CLOCK_THREAD_CPUTIME_ID, so neither the I/O threads'
+ * work nor time the thread was not running counts) and wall time. With
+ * one thread that CPU time is the crypto's own; with a pool, the steps'
+ * wall time is the crypto's and the CPU time only the caller's share. */
+#define CRYPT_PIPE_QUIET 1
+#define CRYPT_PIPE_STATS 2
+
 /*
  * crypt_pipe_run -- the whole stream: reads in (after lead[0..lead_len),
  * bytes already read from it, lead_len < in_cap, only with a contiguous
  * input: piece = in_cap) into slots shaped as sh says, calls step on each
  * slot in order, write on each slot's output in order, until the slot
  * where the input ends, a stop, or a failure. Progress on a TTY unless
- * quiet (progress.h). 0, or an exit code with the message in err: the
+ * flags has CRYPT_PIPE_QUIET (progress.h); statistics with
+ * CRYPT_PIPE_STATS. 0, or an exit code with the message in err: the
  * first failure in the order a one-thread loop would meet them.
  */
 int crypt_pipe_run(const struct crypt_in *in, const struct crypt_pipe_shape *sh,
                    const uint8_t *lead, size_t lead_len,
                    crypt_pipe_step_fn step, void *step_arg,
-                   crypt_pipe_write_fn write, void *write_arg, int quiet,
+                   crypt_pipe_write_fn write, void *write_arg, int flags,
                    char *err, size_t cap);
 
 #endif /* AESIR_TOOLS_CRYPT_PIPE_H */
