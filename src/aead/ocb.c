@@ -50,8 +50,10 @@
  * what a short bound leaves.
  */
 #define OCB_WIPE_BYTES 1664
-/* The same for the one-shot calls: run (224 gcc, 808 clang, which
- * inlines data_blocks) + data_blocks 656 + an engine entry's frame. */
+/* The same for the one-shot calls on an engine without a whole-message
+ * kernel: run (224 gcc, 808 clang, which inlines data_blocks) +
+ * data_blocks 656 + an engine entry's frame. With one, the kernel and
+ * whole_message wipe what they used (wipe_stack_to). */
 #define OCB_WIPE_ONESHOT 1152
 
 static const struct ocb_key_state *key_state(const aesir_ocb_key *key)
@@ -250,8 +252,16 @@ static void data_blocks(struct ocb_state *st, unsigned phase, uint8_t *out,
         aesir_wipe(offs, 16 * used);
 }
 
-/* n full blocks of additional data into HASH's sum. */
-static void hash_blocks(struct ocb_state *st, const uint8_t *a, size_t n)
+#if defined(__GNUC__) || defined(__clang__)
+#define OCB_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define OCB_ALWAYS_INLINE inline
+#endif
+
+/* n full blocks of additional data into HASH's sum. Inline wherever it
+ * is used: in aad_hash, its spills must land in aad_hash's own frame. */
+static OCB_ALWAYS_INLINE void hash_loop(struct ocb_state *st, const uint8_t *a,
+                                        size_t n)
 {
     const struct ocb_key_state *k = st->key;
     const struct aesir_key_state *ks = aes_of(k);
@@ -269,6 +279,11 @@ static void hash_blocks(struct ocb_state *st, const uint8_t *a, size_t n)
     }
     if (used != 0)
         aesir_wipe(offs, 16 * used);
+}
+
+static void hash_blocks(struct ocb_state *st, const uint8_t *a, size_t n)
+{
+    hash_loop(st, a, n);
 }
 
 /* Additional data through the partial-block buffer abuf. */
@@ -696,12 +711,95 @@ static int oneshot_checks(const struct ocb_key_state *k, const uint8_t *nonce,
 }
 
 /*
+ * The stack wipe of the one-shot calls' additional data, sized by what
+ * the frame really was, not by a bound: aad_hash keeps the running
+ * offset (an L_i or P_j) in a register across the engine's calls, and the
+ * compiler spills it into whatever frame holds that loop -- with clang
+ * 14 at -O3 whole_message's, where hash_blocks was inlined (the offset
+ * in xmm1 saved at 0x30(%rsp) across the ECB call): 824 bytes below
+ * run's 808, past the 1152 bytes that aesir_ocb_seal used to wipe below
+ * itself (tests/test_residue.c, "ocb-L 18" on vaes-avx2 and
+ * vaes-avx512, 1800-1808 bytes below the top of its stack; gcc 12's
+ * frames, 288 + 304, were within it). Instead,
+ * aad_hash returns the address of a byte below its own frame
+ * (stack_low), and its caller zeroes the stack from just below its own
+ * frame down to that address (wipe_stack_to), which is where aad_hash's
+ * frame was, whatever size either compiler gives it. What aad_hash calls
+ * are the engine's ECB functions, which keep their own stack clean (the
+ * residue test's rows of every engine), and memcpy.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+/* An address below the caller's whole frame: a local of a frame of its
+ * own, just under the caller's return address. */
+static AESIR_NOINLINE uintptr_t stack_low(void)
+{
+    volatile unsigned char c = 0;
+    uintptr_t a = (uintptr_t)&c;
+    __asm__("" : "+r"(a)); /* a number now, not a pointer to c */
+    return a;
+}
+
+/* Zeroes the stack from this function's frame, which starts where the
+ * caller's callee's did, down to low (at most AESIR_WIPE_STACK_MAX
+ * bytes). */
+static AESIR_NOINLINE void wipe_stack_to(uintptr_t low)
+{
+    uintptr_t top = (uintptr_t)__builtin_frame_address(0);
+    size_t n = top > low ? (size_t)(top - low) : 1;
+    unsigned char b[n <= AESIR_WIPE_STACK_MAX ? n : AESIR_WIPE_STACK_MAX];
+    /* b ends at or below top, so it begins at or below low */
+    aesir_wipe(b, sizeof(b));
+}
+#else
+static uintptr_t stack_low(void)
+{
+    return 0;
+}
+
+static void wipe_stack_to(uintptr_t low) /* best effort */
+{
+    (void)low;
+    aesir_wipe_stack(OCB_WIPE_ONESHOT);
+}
+#endif
+
+/* HASH_K(A) (RFC 7253 section 4.1) into sum (zero on entry), aad_len >
+ * 0. Out of line, returning stack_low(): its caller wipes its frame. */
+static AESIR_NOINLINE uintptr_t aad_hash(const struct ocb_key_state *k,
+                                         const uint8_t *aad, size_t aad_len,
+                                         uint8_t sum[16])
+{
+    struct ocb_state st;
+    size_t r = aad_len % 16;
+
+    memset(st.sum, 0, 16);
+    st.key = k;
+    st.ablocks = 0;
+    memset(st.aoffset, 0, 16);
+    hash_loop(&st, aad, aad_len / 16);
+    if (r != 0) {
+        memset(st.abuf, 0, 16);
+        memcpy(st.abuf, aad + (aad_len - r), r);
+        st.abuf[r] = 0x80;
+        xor16(st.aoffset, st.aoffset, k->lstar);
+        xor16(st.abuf, st.abuf, st.aoffset);
+        enc1(k, st.abuf, st.abuf);
+        xor16(st.sum, st.sum, st.abuf);
+        aesir_wipe(st.abuf, 16);
+    }
+    memcpy(sum, st.sum, 16);
+    aesir_wipe(st.sum, 16);
+    aesir_wipe(st.aoffset, 16);
+    return stack_low();
+}
+
+/*
  * A message in one go through the engine's whole-message kernel
- * (aesir_ocb_whole_fn): HASH of the additional data here (hash_blocks,
- * then the partial block A_* with Offset xor L_*), the rest there. mode
- * is the kernel's decrypt argument (0, 1 or OCB_WHOLE_CHECK); t
- * receives the full tag (with OCB_WHOLE_CHECK: holds the received tag
- * and receives the check value, zero on a match).
+ * (aesir_ocb_whole_fn): HASH of the additional data here (aad_hash, its
+ * frame wiped at once), the rest there. mode is the kernel's decrypt
+ * argument (0, 1 or OCB_WHOLE_CHECK); t receives the full tag (with
+ * OCB_WHOLE_CHECK: holds the received tag and receives the check value,
+ * zero on a match).
  */
 static void whole_message(const struct ocb_key_state *k, int mode,
                           const uint8_t *nonce, size_t nonce_len,
@@ -712,39 +810,24 @@ static void whole_message(const struct ocb_key_state *k, int mode,
     const struct aesir_key_state *ks = aes_of(k);
     uint64_t n[2];
     unsigned bottom = nonce_words(n, nonce, nonce_len, tag_len);
-    struct ocb_state st;
+    uint8_t sum[16];
 
-    memset(st.sum, 0, 16);
-    if (aad_len != 0) {
-        size_t r = aad_len % 16;
-        st.key = k;
-        st.ablocks = 0;
-        memset(st.aoffset, 0, 16);
-        hash_blocks(&st, aad, aad_len / 16);
-        if (r != 0) {
-            memset(st.abuf, 0, 16);
-            memcpy(st.abuf, aad + (aad_len - r), r);
-            st.abuf[r] = 0x80;
-            xor16(st.aoffset, st.aoffset, k->lstar);
-            xor16(st.abuf, st.abuf, st.aoffset);
-            enc1(k, st.abuf, st.abuf);
-            xor16(st.sum, st.sum, st.abuf);
-            aesir_wipe(st.abuf, 16);
-        }
-        aesir_wipe(st.aoffset, 16);
-    }
+    memset(sum, 0, 16);
+    if (aad_len != 0)
+        wipe_stack_to(aad_hash(k, aad, aad_len, sum));
     k->fused_whole(ks->rk_enc, ks->rk_dec, ks->nr, k->l[0], n[0], n[1], bottom,
-                   st.sum, out, in, len, t, mode);
-    aesir_wipe(st.sum, 16);
+                   sum, out, in, len, t, mode);
+    aesir_wipe(sum, 16);
 }
 
 /* Whether a one-shot call wipes the stack below it (OCB_WIPE_ONESHOT):
- * not after the engine's whole-message kernel without additional data,
- * which wiped its own (run and whole_message hold no secret but t and
- * the sum, wiped by name); the AAD's HASH on the generic code does. */
-static int oneshot_wipe(const struct ocb_key_state *k, size_t aad_len)
+ * not after the engine's whole-message kernel, which wiped its own, nor
+ * after the additional data's HASH, whose frame whole_message wiped
+ * (run and whole_message hold no secret but t and the sum, wiped by
+ * name); the generic code does. */
+static int oneshot_wipe(const struct ocb_key_state *k)
 {
-    return k->fused_whole == NULL || aad_len != 0;
+    return k->fused_whole == NULL;
 }
 
 /* A message in one go (arguments checked): AESIR_OK or AESIR_E_AUTH. */
@@ -811,7 +894,7 @@ int aesir_ocb_seal_detached(const aesir_ocb_key *key, const uint8_t *nonce,
         return err;
     err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, len, tag,
               NULL, tag_len);
-    if (oneshot_wipe(k, aad_len))
+    if (oneshot_wipe(k))
         aesir_wipe_stack(OCB_WIPE_ONESHOT);
     return err;
 }
@@ -828,7 +911,7 @@ int aesir_ocb_open_detached(const aesir_ocb_key *key, const uint8_t *nonce,
         return err;
     err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
               tag, tag_len);
-    if (oneshot_wipe(k, aad_len))
+    if (oneshot_wipe(k))
         aesir_wipe_stack(OCB_WIPE_ONESHOT);
     return err;
 }
@@ -853,7 +936,7 @@ int aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
      * written after the data is read */
     err = run(k, OCB_PH_ENC, nonce, nonce_len, aad, aad_len, out, in, in_len,
               out + in_len, NULL, 16);
-    if (oneshot_wipe(k, aad_len))
+    if (oneshot_wipe(k))
         aesir_wipe_stack(OCB_WIPE_ONESHOT);
     *out_len = in_len + 16;
     return err;
@@ -886,7 +969,7 @@ int aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce,
     memcpy(tag, in + len, 16); /* before out (which may be in) is written */
     err = run(k, OCB_PH_DEC, nonce, nonce_len, aad, aad_len, out, in, len, NULL,
               tag, 16);
-    if (oneshot_wipe(k, aad_len))
+    if (oneshot_wipe(k))
         aesir_wipe_stack(OCB_WIPE_ONESHOT);
     if (err == AESIR_OK)
         *out_len = len;
