@@ -446,10 +446,11 @@ ENGINE_INLINE void bulk_prefetch(const uint8_t *in)
  * them (VAES_CTR_KREG: zmm, 32 registers). The loop of ctr_n broadcasts
  * a round key per round and K_0, K_nr and the byte-swap mask per
  * iteration, and counts its rounds; here none of that is in the loop.
- * Measured on Zen 5 (docs/engines/vaes.md, "CTR at 1 MiB"): AES-128 16
- * KiB 3-6% fewer TSC cycles, 1 MiB 3% (most of it the prefetch, which
- * helps only together with this loop). Counters as ctr_n's. Returns
- * the blocks left (< VW U); *cp, *lop, *outp, *inp advanced.
+ * Measured on Zen 5 (docs/engines/vaes.md, "CTR at 1 MiB and at the
+ * bound"): AES-128 16 KiB 3-6% fewer TSC cycles, 1 MiB 3% (most of it
+ * the prefetch, which helps only together with this loop); aesir-bench
+ * 16 KiB 87% -> 95% of the AES bound. Counters as ctr_n's. Returns the
+ * blocks left (< VW U); *cp, *lop, *outp, *inp advanced.
  */
 ENGINE_INLINE size_t ctr_kreg(const uint8_t *rk, const unsigned NR, vec *cp,
                               uint64_t *lop, uint8_t **outp,
