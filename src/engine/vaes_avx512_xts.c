@@ -116,6 +116,11 @@ ENGINE_INLINE __m128i xv_lane0(vec v)
     return _mm512_castsi512_si128(v);
 }
 
+/* The bulk loop's input prefetched 1 KiB (two passes) ahead, AES-128
+ * only (xts_core.h, xts_prefetch): at 1 MiB with separate buffers (2
+ * MiB, more than Zen 5's 1 MiB L2) the loads at the top of each pass
+ * wait for L3 before the first round can start. */
+#define XW_PF_IN 1024
 #include "xts_core.h"
 
 XTS_KERNELS(enc, 0, 0)
