@@ -426,6 +426,11 @@ ENGINE_INLINE vec ctr_first(uint64_t hi, uint64_t lo)
 #ifndef VAES_CTR_KREG
 #define VAES_CTR_KREG 0
 #endif
+#if defined(__clang__)
+#define VAES_UNROLL_FULL _Pragma("clang loop unroll(full)")
+#else
+#define VAES_UNROLL_FULL _Pragma("GCC unroll 16")
+#endif
 #ifndef VAES_PF_IN
 #define VAES_PF_IN 0
 #endif
@@ -482,6 +487,9 @@ ENGINE_INLINE size_t ctr_kreg(const uint8_t *rk, const unsigned NR, vec *cp,
                 c = v_add64(c, step);
             }
         }
+        /* Unrolled in full, or clang 14 keeps AES-256's rounds a loop
+         * over a stack copy of the keys, left in a dead frame. */
+        VAES_UNROLL_FULL
         for (unsigned r = 1; r < NR; r++)
             for (unsigned i = 0; i < U; i++) {
                 vec t = v_enc(x[i], k[r]);
