@@ -95,16 +95,17 @@
 #define AK_XORAND(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x78)
 /* The same operations with the result in the first operand's register
  * (aegis_kernel.h, AK_ENC_IN: gcc 12 otherwise copies the state back
- * with some 10 zmm moves an update). Each string reads the same in
- * AT&T and Intel syntax except VPTERNLOGQ's, given in both. */
+ * with some 10 zmm moves an update). VAESENC's string reads the same
+ * in AT&T and Intel syntax; the others are given in both. */
 #define AK_ENC_IN(d, st) __asm__("vaesenc %0, %1, %0" : "+v"(d) : "v"(st))
-#define AK_XOR_IN(d, a) __asm__("vpxorq %1, %0, %0" : "+v"(d) : "v"(a))
+#define AK_XOR_IN(d, a)                                                        \
+    __asm__("vpxorq {%1, %0, %0|%0, %0, %1}" : "+v"(d) : "v"(a))
 #define AK_XOR3_IN(d, a, b)                                                    \
-    __asm__("vpternlogq {$0x96, %2, %1, %0|%0, %1, %2, 0x96}"                   \
+    __asm__("vpternlogq {$0x96, %2, %1, %0|%0, %1, %2, 0x96}"                \
             : "+v"(d)                                                          \
             : "v"(a), "v"(b))
 #define AK_XORAND_IN(d, a, b)                                                  \
-    __asm__("vpternlogq {$0x78, %2, %1, %0|%0, %1, %2, 0x78}"                   \
+    __asm__("vpternlogq {$0x78, %2, %1, %0|%0, %1, %2, 0x78}"                \
             : "+v"(d)                                                          \
             : "v"(a), "v"(b))
 #define AK_NAME(x) vaes_avx512_aegis4_##x
