@@ -8,7 +8,9 @@
  * AEGIS-128X4 and AEGIS-256X4: 8 VAESENC per 128 bytes of AEGIS-128X4.
  * The keystream's XORs and AND are VPTERNLOGQ (AVX-512VL on xmm and
  * ymm): 0x96 is a ^ b ^ c, 0x78 a ^ (b & c) (aegis_kernel.h, AK_XOR3,
- * AK_XORAND, says what that saves).
+ * AK_XORAND, says what that saves). On zmm the rounds and the encryption
+ * loop's bit operations are inline asm that keeps each result in its
+ * operand's register (AK_ENC_IN, AK_XOR_IN: no moves in the loop).
  *
  * CPU: VAES, AVX-512F/BW/VL, AES-NI (the vaes-avx512 accessor checks
  * them). Constant time: yes (AES instructions, bit operations; branches
@@ -91,6 +93,32 @@
     _mm512_broadcast_i32x4(_mm_set_epi64x((long long)(m), (long long)(a)))
 #define AK_XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
 #define AK_XORAND(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x78)
+/* The same operations with the result in the first operand's register
+ * (aegis_kernel.h, AK_ENC_IN: gcc 12 otherwise copies the state back
+ * with some 10 zmm moves an update). VAESENC's string reads the same
+ * in AT&T and Intel syntax; the others are given in both. Not under
+ * MemorySanitizer: the ct_msan check cannot see into asm and drops every
+ * non-volatile asm statement (tests/ct_msan_intrin.h), so there the
+ * kernel is built from the C forms (the same operations, without the
+ * register choice). */
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define VAES_AEGIS_C_ONLY 1
+#endif
+#endif
+#ifndef VAES_AEGIS_C_ONLY
+#define AK_ENC_IN(d, st) __asm__("vaesenc %0, %1, %0" : "+v"(d) : "v"(st))
+#define AK_XOR_IN(d, a)                                                        \
+    __asm__("vpxorq {%1, %0, %0|%0, %0, %1}" : "+v"(d) : "v"(a))
+#define AK_XOR3_IN(d, a, b)                                                    \
+    __asm__("vpternlogq {$0x96, %2, %1, %0|%0, %1, %2, 0x96}"                \
+            : "+v"(d)                                                          \
+            : "v"(a), "v"(b))
+#define AK_XORAND_IN(d, a, b)                                                  \
+    __asm__("vpternlogq {$0x78, %2, %1, %0|%0, %1, %2, 0x78}"                \
+            : "+v"(d)                                                          \
+            : "v"(a), "v"(b))
+#endif
 #define AK_NAME(x) vaes_avx512_aegis4_##x
 #include "aegis_kernel.h"
 

@@ -1,8 +1,8 @@
 /*
  * vaes_avx512_gcmsiv.c -- vaes-avx512's GCM-SIV kernels (x86_gcmsiv.h):
  *
- * CTR (RFC 8452 section 4, step 10): 8 zmm vectors of 4 counter blocks
- * per iteration, as the engine's own CTR (vaes_avx512.c), with the input
+ * CTR (RFC 8452 section 4, step 10): 12 zmm vectors of 4 counter blocks
+ * per iteration (V5_CTR_WIDE, below), with the input
  * folded into the last round key (aesenclast(x, k ^ p) = E(x) ^ p).
  *
  * Fused decryption (section 5: CTR from the tag, then POLYVAL of the
@@ -46,7 +46,8 @@
  * j plus j in dword 0; each next vector is the previous plus 4 in dword 0
  * of every lane (vpaddd: modulo 2^32, no carry into the other dwords).
  *
- * Tails: the last 1..31 blocks in one pass of 1, 4 or 8 vectors, loaded
+ * Tails: the last 1..47 blocks (done first, see v5_ctr32le) in at most
+ * one pass of 8 vectors and one of 1, 4 or 8 vectors, loaded
  * and stored with byte masks (vmovdqu8 with a k-mask: masked-off bytes are
  * neither read nor written, and never fault); vectors past the end run
  * the rounds on counters whose output is never stored.
@@ -80,6 +81,16 @@ ENGINE_INLINE __mmask64 v5_mask(size_t rem, unsigned i)
     return b >= 4 ? ~(__mmask64)0 : ((__mmask64)1 << (16 * b)) - 1;
 }
 
+/* Vectors per iteration of the bulk loop. Each round of an iteration is
+ * one vaesenc per vector on the same key, and a vector's rounds are a
+ * chain of 4-cycle latencies: with 8 vectors at 2 vaesenc a cycle the
+ * chains only just cover the latency and every iteration's start and
+ * end left the pipes idle. Measured on Zen 5 (16 KiB, TSC cycles, a
+ * copy of this loop in a timing program; the floor is nr vaesenc per
+ * vector at 2 a cycle): 8 vectors 90-91% of the floor, 16 vectors 94-96%,
+ * 12 vectors 97%. */
+#define V5_CTR_WIDE 12
+
 /* n vectors (a constant after inlining) from the counters *c; a tail
  * (rem blocks, fewer than 4 n) with masks. */
 ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
@@ -88,7 +99,7 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
 {
     const __m512i four =
         _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
-    __m512i x[8], k = v5_key(rk, 0);
+    __m512i x[V5_CTR_WIDE], k = v5_key(rk, 0);
 
     for (unsigned i = 0; i < n; i++) {
         x[i] = _mm512_xor_si512(*c, k);
@@ -96,8 +107,11 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
     }
     for (unsigned r = 1; r < nr; r++) {
         k = v5_key(rk, r);
-        for (unsigned i = 0; i < n; i++)
-            x[i] = _mm512_aesenc_epi128(x[i], k);
+        for (unsigned i = 0; i < n; i++) {
+            __m512i t = _mm512_aesenc_epi128(x[i], k);
+            __asm__("" : "+v"(t)); /* in its register: no copy per round */
+            x[i] = t;
+        }
     }
     k = v5_key(rk, nr);
     for (unsigned i = 0; i < n; i++) {
@@ -121,16 +135,34 @@ ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
     __m512i c = _mm512_add_epi32(
         _mm512_broadcast_i32x4(c0),
         _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
-    size_t n = nblocks;
+    const size_t nmain = nblocks - nblocks % (4 * V5_CTR_WIDE);
+    size_t n = nblocks - nmain;
 
-    for (; n >= 32; n -= 32, in += 512, out += 512)
-        v5_ctr_n(rk, nr, &c, out, in, 8, 0, 0);
-    if (n > 16)
-        v5_ctr_n(rk, nr, &c, out, in, 8, 1, n);
-    else if (n > 4)
-        v5_ctr_n(rk, nr, &c, out, in, 4, 1, n);
-    else if (n > 0)
-        v5_ctr_n(rk, nr, &c, out, in, 1, 1, n);
+    /* The last n < 48 blocks first, from counter nmain: they do not
+     * depend on the bulk, so the core runs them beside its first
+     * iteration instead of as a short pass of a few chains at the end
+     * (16 KiB: 21 iterations and 4 vectors) */
+    if (n > 0) {
+        __m512i ct = _mm512_add_epi32(
+            c, _mm512_maskz_set1_epi32(0x1111, (int)(uint32_t)nmain));
+        const uint8_t *ti = in + 16 * nmain;
+        uint8_t *to = out + 16 * nmain;
+        if (n >= 32) {
+            v5_ctr_n(rk, nr, &ct, to, ti, 8, 0, 0);
+            n -= 32, ti += 512, to += 512;
+        }
+        if (n > 16)
+            v5_ctr_n(rk, nr, &ct, to, ti, 8, 1, n);
+        else if (n > 4)
+            v5_ctr_n(rk, nr, &ct, to, ti, 4, 1, n);
+        else if (n > 0)
+            v5_ctr_n(rk, nr, &ct, to, ti, 1, 1, n);
+    }
+    for (n = nmain; n > 0; n -= 4 * V5_CTR_WIDE) {
+        v5_ctr_n(rk, nr, &c, out, in, V5_CTR_WIDE, 0, 0);
+        in += 64 * V5_CTR_WIDE;
+        out += 64 * V5_CTR_WIDE;
+    }
     c0 = _mm_add_epi32(c0, _mm_cvtsi32_si128((int)(uint32_t)nblocks));
     _mm_storeu_si128((__m128i *)(void *)ctr, c0);
 }
