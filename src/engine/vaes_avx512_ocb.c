@@ -28,14 +28,17 @@
 /* The body's frame (gcc 12 and clang 14 -fstack-usage, rounded up, plus
  * what test_residue found), see x86_ocb_core.h. */
 #define OCB_WIPE 2048
-/* The whole-message body: 1032 (gcc 12; 904 without OCB_WHOLE_JOIN),
- * + 248, a multiple of 64 (test_residue finds nothing past it). Not
- * more: measured (TSC cycles per call, Zen 5, /tmp harness described in
- * docs/modes/ocb.md), a wipe of 1344 bytes made a 0-byte AES-256 seal
- * 107-110 cycles instead of 74-76, and one of 1408 or more a 576-byte
- * message's kernel some 20 cycles slower; each vector of OCB_JOIN_MAX
- * adds 64 bytes to the frame. */
-#define OCB_WHOLE_WIPE 1280
+/* The whole-message body: 584 bytes (gcc 12 -fstack-usage; 1032 before
+ * the rounds of the batches were unrolled, x86_ocb_core.h), 760 (clang
+ * 14), + 264, a multiple of 64 (test_residue built with either finds
+ * nothing past it). The size matters: measured (TSC cycles per call,
+ * Zen 5, /tmp harness described in docs/modes/ocb.md), 1024 bytes
+ * instead of 1280 took a 0-byte AES-128 open from 63-74 to 50-51 and a
+ * 576-byte one from 114-124 to 107-108; a wipe of 1344 bytes had made a
+ * 0-byte AES-256 seal 107-110 cycles instead of 74-76, and one of 1408
+ * or more a 576-byte message's kernel some 20 cycles slower; each vector
+ * of OCB_JOIN_MAX adds 64 bytes to the frame. */
+#define OCB_WHOLE_WIPE 1024
 /* The last batch and what follows it in one loop of rounds */
 #define OCB_WHOLE_JOIN 1
 #define OCB_JOIN_MAX 1
