@@ -111,11 +111,11 @@
 #define AK_XOR_IN(d, a)                                                        \
     __asm__("vpxorq {%1, %0, %0|%0, %0, %1}" : "+v"(d) : "v"(a))
 #define AK_XOR3_IN(d, a, b)                                                    \
-    __asm__("vpternlogq {$0x96, %2, %1, %0|%0, %1, %2, 0x96}"                \
+    __asm__("vpternlogq {$0x96, %2, %1, %0|%0, %1, %2, 0x96}"                  \
             : "+v"(d)                                                          \
             : "v"(a), "v"(b))
 #define AK_XORAND_IN(d, a, b)                                                  \
-    __asm__("vpternlogq {$0x78, %2, %1, %0|%0, %1, %2, 0x78}"                \
+    __asm__("vpternlogq {$0x78, %2, %1, %0|%0, %1, %2, 0x78}"                  \
             : "+v"(d)                                                          \
             : "v"(a), "v"(b))
 #endif

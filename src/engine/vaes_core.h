@@ -476,9 +476,9 @@ ENGINE_INLINE size_t ctr_kreg(const uint8_t *rk, const unsigned NR, vec *cp,
         if (VAES_CTR_BE && (lo & 0xff) <= 256 - VW * U) { /* ctr_n's be */
             const vec c0 = VI(shuffle_epi8)(c, sw);
             for (unsigned i = 0; i < U; i++)
-                x[i] = v_xor(
-                    v_add64(c0, v_lanes((long long)(VW * i) << 56, 0, 0)),
-                    k[0]);
+                x[i] =
+                    v_xor(v_add64(c0, v_lanes((long long)(VW * i) << 56, 0, 0)),
+                          k[0]);
             c = v_add64(c, v_lanes(0, VW * U, 0));
         } else {
             const vec step = v_lanes(0, VW, 0);
