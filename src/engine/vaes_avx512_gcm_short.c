@@ -351,26 +351,43 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 
 #include "vaes_avx512_gcm_medium.h"
 
-GS_FN __attribute__((noinline)) static void
-gs_medium_body(const uint8_t *rk, unsigned nr, const uint8_t *hk,
-               const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
-               uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16],
-               int decrypt)
-{
-    /* the direction a constant too: each instance has one pipeline */
-#define GS_MEDIUM_NR(dec)                                                      \
-    if (nr == 10)                                                              \
-        gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
-    else if (nr == 12)                                                         \
-        gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
-    else                                                                       \
-        gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec);
-    if (decrypt) {
-        GS_MEDIUM_NR(1)
-    } else {
-        GS_MEDIUM_NR(0)
+/* One function per direction and first stage (constants in each
+ * instance: one pipeline each), the rounds switched inside. */
+#define GS_MEDIUM_FN(name, dec, pre)                                           \
+    GS_FN __attribute__((noinline)) static void name(                          \
+        const uint8_t *rk, unsigned nr, const uint8_t *hk,                     \
+        const uint8_t iv[12], const uint8_t *aad, size_t aad_len,              \
+        uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16])          \
+    {                                                                          \
+        if (nr == 10)                                                          \
+            gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
+        else if (nr == 12)                                                     \
+            gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
+        else                                                                   \
+            gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
     }
-#undef GS_MEDIUM_NR
+GS_MEDIUM_FN(gs_medium_dec, 1, 0)
+GS_MEDIUM_FN(gs_medium_enc, 0, 0)
+/* encryption of 513 .. GS_PRE_MAX bytes: a first stage of GS_PRE
+ * vectors */
+GS_MEDIUM_FN(gs_medium_enc_pre, 0, GS_PRE)
+#undef GS_MEDIUM_FN
+
+GS_FN static void gs_medium_body(const uint8_t *rk, unsigned nr,
+                                 const uint8_t *hk, const uint8_t iv[12],
+                                 const uint8_t *aad, size_t aad_len,
+                                 uint8_t *out, const uint8_t *in, size_t len,
+                                 uint8_t tag[16], int decrypt)
+{
+    if (decrypt)
+        gs_medium_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (len > 64 * (GS_PRE + 1) && len <= GS_PRE_MAX)
+        gs_medium_enc_pre(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else
+        gs_medium_enc(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
 }
 
 GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
