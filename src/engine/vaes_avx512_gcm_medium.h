@@ -338,13 +338,14 @@ GS_INLINE const uint8_t *gs_powers(const uint8_t *hk, size_t t, size_t n,
  * cycles per message, the kernel alone, medians of 3 interleaved runs):
  * 576 B AES-128 seal 87.8 -> 82.9, AES-256 100.8 -> 96.7, 768 B AES-128
  * 104.8 -> 97.5. Not past GS_PRE_MAX: at 1024 and 1420 bytes the first
- * stage of 7 cost 0-3 cycles (the ramp is a smaller part there, and the
- * rest's stages lose the pairing of the medium kernel's groups).
+ * stage of 7 cost 0-3 cycles (not analysed further).
  * All the counters of the message at once (9 chains at 576 B, then
  * the products alone) was worse: 87.8 -> 105 (the rounds and the
  * products then share no cycles).
  */
+#ifndef GS_PRE
 #define GS_PRE 7
+#endif
 #ifndef GS_PRE_MAX
 #define GS_PRE_MAX (64 * (GS_PRE + GS_SV + 1))
 #endif

@@ -384,7 +384,7 @@ GS_FN static void gs_medium_body(const uint8_t *rk, unsigned nr,
 {
     if (decrypt)
         gs_medium_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
-    else if (len > 64 * (GS_PRE + 1) && len <= GS_PRE_MAX)
+    else if (len > 64 * GS_PRE && len <= GS_PRE_MAX)
         gs_medium_enc_pre(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
     else
         gs_medium_enc(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
