@@ -429,9 +429,9 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
             gs_medium_body(k, nr, h, iv, aad, aad_len, out, in, len, tag,
                            decrypt);
 #if defined(__clang__)
-            /* clang 14 spills keystream vectors of gs_medium_body (a
-             * 568-byte frame, -fstack-usage); gcc 12's 72-byte frame
-             * holds no secret (test_residue) */
+            /* clang 14 spills keystream vectors of the medium and wide
+             * functions (frames of 248-1336 bytes, -fstack-usage); gcc
+             * 12's 64-72-byte frames hold no secret (test_residue) */
             aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
             return 0;
