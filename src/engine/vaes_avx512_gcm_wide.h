@@ -1,6 +1,6 @@
 /*
- * vaes_avx512_gcm_wide.h -- decryption of messages of 9 vectors (513 ..
- * GS_WIDE_DEC bytes) for
+ * vaes_avx512_gcm_wide.h -- decryption of messages of 8 or 9 vectors
+ * (449 .. GS_WIDE_DEC bytes) for
  * vaes_avx512_gcm_short.c in one pass: the input's products first (they
  * need no rounds), then every counter block of the message and J0
  * through the rounds together. Included by that file only, after
