@@ -57,7 +57,7 @@
 #else
 /* gcc keeps arrays of vectors in registers only when their loops unroll
  * before its scalar replacement pass (as in aesni.c) */
-#define GS_UNROLL _Pragma("GCC unroll 8")
+#define GS_UNROLL _Pragma("GCC unroll 16")
 #endif
 
 #ifndef GS_DATA
@@ -351,26 +351,72 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 
 #include "vaes_avx512_gcm_medium.h"
 
-GS_FN __attribute__((noinline)) static void
-gs_medium_body(const uint8_t *rk, unsigned nr, const uint8_t *hk,
-               const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
-               uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16],
-               int decrypt)
-{
-    /* the direction a constant too: each instance has one pipeline */
-#define GS_MEDIUM_NR(dec)                                                      \
-    if (nr == 10)                                                              \
-        gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
-    else if (nr == 12)                                                         \
-        gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec);       \
-    else                                                                       \
-        gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec);
-    if (decrypt) {
-        GS_MEDIUM_NR(1)
-    } else {
-        GS_MEDIUM_NR(0)
+/* One function per direction and first stage (constants in each
+ * instance: one pipeline each), the rounds switched inside. */
+#define GS_MEDIUM_FN(name, dec, pre)                                           \
+    GS_FN __attribute__((noinline)) static void name(                          \
+        const uint8_t *rk, unsigned nr, const uint8_t *hk,                     \
+        const uint8_t iv[12], const uint8_t *aad, size_t aad_len,              \
+        uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16])          \
+    {                                                                          \
+        if (nr == 10)                                                          \
+            gs_medium(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
+        else if (nr == 12)                                                     \
+            gs_medium(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
+        else                                                                   \
+            gs_medium(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec,    \
+                      pre);                                                    \
     }
-#undef GS_MEDIUM_NR
+GS_MEDIUM_FN(gs_medium_dec, 1, 0)
+
+#include "vaes_avx512_gcm_wide.h"
+
+/* Decryption of 8 or 9 vectors (449 .. 576 B): one pass
+ * (vaes_avx512_gcm_wide.h). At 8 vectors it measures the same as the
+ * medium kernel, but with the 9-vector instance alone in this function
+ * the 576-byte open measured 12 TSC cycles slower (91 against 78-79;
+ * same instructions, code placement not analysed): keep both. */
+GS_FN __attribute__((noinline)) static void
+gs_wide_dec_body(const uint8_t *rk, unsigned nr, const uint8_t *hk,
+                 const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
+                 uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16])
+{
+#define GS_WIDE_NR(nrc)                                                        \
+    if (len > 64 * 8)                                                          \
+        gs_wide_dec(rk, nrc, hk, iv, aad, aad_len, out, in, len, tag, 9);      \
+    else                                                                       \
+        gs_wide_dec(rk, nrc, hk, iv, aad, aad_len, out, in, len, tag, 8);
+    if (nr == 10) {
+        GS_WIDE_NR(10)
+    } else if (nr == 12) {
+        GS_WIDE_NR(12)
+    } else {
+        GS_WIDE_NR(14)
+    }
+#undef GS_WIDE_NR
+}
+GS_MEDIUM_FN(gs_medium_enc, 0, 0)
+/* encryption of 513 .. GS_PRE_MAX bytes: a first stage of GS_PRE
+ * vectors */
+GS_MEDIUM_FN(gs_medium_enc_pre, 0, GS_PRE)
+#undef GS_MEDIUM_FN
+
+GS_FN static void gs_medium_body(const uint8_t *rk, unsigned nr,
+                                 const uint8_t *hk, const uint8_t iv[12],
+                                 const uint8_t *aad, size_t aad_len,
+                                 uint8_t *out, const uint8_t *in, size_t len,
+                                 uint8_t tag[16], int decrypt)
+{
+    if (decrypt && len > 64 * 7 && len <= GS_WIDE_DEC)
+        gs_wide_dec_body(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (decrypt)
+        gs_medium_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (len > 64 * GS_PRE && len <= GS_PRE_MAX)
+        gs_medium_enc_pre(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else
+        gs_medium_enc(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
 }
 
 GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
@@ -389,9 +435,9 @@ GS_FN static int gs_body(const void *rk, unsigned nr, const void *hk,
             gs_medium_body(k, nr, h, iv, aad, aad_len, out, in, len, tag,
                            decrypt);
 #if defined(__clang__)
-            /* clang 14 spills keystream vectors of gs_medium_body (a
-             * 568-byte frame, -fstack-usage); gcc 12's 72-byte frame
-             * holds no secret (test_residue) */
+            /* clang 14 spills keystream vectors of the medium and wide
+             * functions (frames of 248-1336 bytes, -fstack-usage); gcc
+             * 12's 64-72-byte frames hold no secret (test_residue) */
             aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
             return 0;
