@@ -144,8 +144,12 @@ struct bench_clock {
 /* One measured cell: one impl x op x key size x size, best pass. */
 struct bench_cell {
     int valid;
-    double ticks;    /* per message: median round, best pass */
-    double core;     /* core cycles per message, < 0 when unknown */
+    double ticks; /* per message: median round, best pass */
+    double core;  /* core cycles per message, < 0 when unknown */
+    /* core clock / tick rate while the best pass's row ran (perf, or the
+     * add chain before and after it), <= 0 when unknown: bound cells are
+     * judged at the row's own clock, not the limit row's */
+    double core_per_tick;
     unsigned rounds; /* rounds the median was taken over */
     unsigned reruns; /* rounds run again (preempted / outliers) */
     unsigned passes; /* passes that measured this cell */

@@ -134,8 +134,9 @@ void bench_clock_init(struct bench_clock *c);
 /* bench_clock_ratio_seen -- one core clock / tick ratio into the range. */
 void bench_clock_ratio_seen(struct bench_clock *c, double ratio);
 /* bench_clock_sample -- without perf, one add-chain estimate of the core
- * clock (taken before the grid, after every row, and at the end). */
-void bench_clock_sample(struct bench_clock *c);
+ * clock (taken before and after every row, and at the end); returns the
+ * core clock / tick ratio it saw, 0 when none was taken. */
+double bench_clock_sample(struct bench_clock *c);
 
 /* What one round repeats: messages of one impl, or its key setups. */
 struct bench_work {

@@ -304,8 +304,9 @@ static int bound_of(const struct bench_bound *b, enum bench_op op,
     return b->valid;
 }
 
-/* Fraction of the bound reached: bound cycles / measured cycles, in the
- * same clock (core cycles when perf gave them, else TSC cycles). */
+/* Fraction of the bound reached: bound cycles / measured cycles, in core
+ * cycles (perf's, or the cell's TSC cycles at the core clock sampled around
+ * its own row), else in TSC cycles, which assumes the limit row's clock. */
 double bench_bound_fraction(const struct bench_run *r,
                             const struct bench_cell *c, enum bench_op op,
                             size_t size, unsigned k,
@@ -317,6 +318,8 @@ double bench_bound_fraction(const struct bench_run *r,
         return -1;
     if (r->clock.perf_ok && c->core > 0 && core[k] > 0)
         return core[k] / bench_cell_cpb_core(c, size);
+    if (r->clock.has_tsc && c->core_per_tick > 0 && core[k] > 0)
+        return core[k] / (bench_cell_cpb_tsc(r, c, size) * c->core_per_tick);
     if (r->clock.has_tsc && tsc[k] > 0)
         return tsc[k] / bench_cell_cpb_tsc(r, c, size);
     return gbps[k] > 0 ? bench_cell_gbps(r, c, size) / gbps[k] : -1;
@@ -575,6 +578,9 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 b->saturated ? ""
                              : " -- NOT saturated: too low a "
                                "rate, the bound is loose");
+    if (b != NULL && b->valid && !r->clock.perf_ok && r->clock.chain_ok)
+        fprintf(f, "bound fractions: in core cycles, each row at the core "
+                   "clock sampled before and after it (add chain)\n");
     if (b != NULL && b->gcm_valid &&
         (r->cfg.ops & (BENCH_OP_BIT(OP_GCM_ENC) | BENCH_OP_BIT(OP_GCM_DEC))))
         fprintf(f,
@@ -590,7 +596,7 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
         fprintf(f,
                 "bound: one chain (cmac, ccm-*, siv-*): nr x aesenc latency "
                 "(%.2f cycles) per block,\n       one CBC-MAC chain per "
-                "message, at the limit row's core clock\n",
+                "message\n",
                 b->aes_latency);
     if (noisy > 0)
         fprintf(f,
@@ -891,6 +897,8 @@ static void json_results(const struct bench_run *r, FILE *f)
                     json_num(f, bench_cell_cpb_tsc(r, c, s));
                     fprintf(f, ", \"cpb_core\": ");
                     json_num(f, bench_cell_cpb_core(c, s));
+                    fprintf(f, ", \"core_per_tick\": ");
+                    json_num(f, c->core_per_tick > 0 ? c->core_per_tick : -1);
                     fprintf(f, ", \"median_ns\": ");
                     json_num(f, bench_cell_ns(r, c));
                     fprintf(f,

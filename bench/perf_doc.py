@@ -56,6 +56,22 @@ def fmt3(v):
     return "%.0f" % v
 
 
+def bound_share(c, b):
+    """The fraction of bound b that cell c reaches, in core cycles per
+    byte: perf's core cycles where the run had them, else the cell's TSC
+    cycles at the core clock aesir-bench sampled around the cell's own row
+    (core_per_tick: the clock of this VM drifts 4.0-4.4 GHz within a run,
+    and the limit row is measured once), else TSC cycles or GB/s (which
+    assume the limit row's clock)."""
+    if c.get("cpb_core") and b.get("cpb_core"):
+        return b["cpb_core"] / c["cpb_core"]
+    if c.get("core_per_tick") and c.get("cpb_tsc") and b.get("cpb_core"):
+        return b["cpb_core"] / (c["cpb_tsc"] * c["core_per_tick"])
+    if c.get("cpb_tsc") and b.get("cpb_tsc"):
+        return b["cpb_tsc"] / c["cpb_tsc"]
+    return c["gbps"] / b["gbps"]
+
+
 def limit_block(dirname):
     """The limit row as aesir-bench printed it, or None."""
     try:
@@ -135,7 +151,11 @@ def header(meta, limit):
         "bound* the fraction of the limit row's bound it reaches (the AES "
         "bound; for gcm-enc and gcm-dec, GCM-SIV and XAES-256-GCM the GCM "
         "bound; for CMAC, CCM and SIV the one-chain latency bound; none for "
-        "gmac, ghash, KW and AEGIS). ~ marks a figure measured while the machine was busy "
+        "gmac, ghash, KW and AEGIS), in core cycles per byte: where "
+        "there is no core cycle counter, a cell's TSC cycles are converted "
+        "at the core clock aesir-bench sampled (add chain) before and "
+        "after that cell's row, since the clock drifts within a run and "
+        "the limit row is measured once. ~ marks a figure measured while the machine was busy "
         "(fewer than half its rounds clean in every pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
            "TSC cycles (no core cycle counter here)"),
@@ -248,13 +268,7 @@ def tables(data, cpb, limit=None):
                               if c and b else "-")
                     bd = obounds.get(bits)
                     if c and bd:
-                        if core and c["cpb_core"]:
-                            fr = bd["cpb_core"] / c["cpb_core"]
-                        elif c["cpb_tsc"]:
-                            fr = bd["cpb_tsc"] / c["cpb_tsc"]
-                        else:
-                            fr = c["gbps"] / bd["gbps"]
-                        ofb.append("%s%%" % fmt3(100 * fr))
+                        ofb.append("%s%%" % fmt3(100 * bound_share(c, bd)))
                     else:
                         ofb.append("-")
                 if any(best.values()):  # no row where no peer runs the op
@@ -366,7 +380,7 @@ def targets(data, ks):
         for size in ((16384, 1 << 20) if op != "cbc-dec" else (16384,)):
             c, b = mine(op, 128, size), bounds.get(128)
             if c and b:
-                fr = b["cpb_tsc"] / c["cpb_tsc"]
+                fr = bound_share(c, b)
                 add("%s AES-128 %s" % (op, size_label(size)),
                     "within 1.1x of the bound (90.9%)", fmt3(c["gbps"]),
                     "bound %s" % fmt3(b["gbps"]), "%s%%" % fmt3(100 * fr),
@@ -381,11 +395,12 @@ def targets(data, ks):
         c = mine("cbc-enc", bits, 16384)
         if c and lat and ghz:
             bound = ghz * 16 / (nr * lat)
-            fr = c["gbps"] / bound
+            fr = bound_share(c, {"cpb_core": nr * lat / 16.0,
+                                 "gbps": bound})
             add("cbc-enc AES-%d 16 KiB" % bits,
                 "within 1.05x of the latency bound (95.2%)", fmt3(c["gbps"]),
-                "%d x %s cycles a block at %s GHz: %s" % (
-                    nr, fmt3(lat), fmt3(ghz), fmt3(bound)),
+                "%d x %s cycles a block (%s at %s GHz)" % (
+                    nr, fmt3(lat), fmt3(bound), fmt3(ghz)),
                 "%s%%" % fmt3(100 * fr), fr * 1.05 >= 1)
     # Multi-buffer CBC encryption against intel-ipsec-mb's manager.
     for n in (8, 16):
@@ -422,8 +437,10 @@ def targets(data, ks):
             "GB/s unless marked; the ratio is ours divided by the figure "
             "compared with, or for a bound the fraction of it reached. "
             "Ratios within a few percent of 1 are parity: they move by "
-            "about that much from run to run on this shared machine. The "
-            "CBC encryption bound assumes the limit row's core clock." % me,
+            "about that much from run to run on this shared machine. "
+            "Fractions of a bound are in core cycles, each cell at the "
+            "core clock sampled around its own row (the GB/s shown for a "
+            "bound are at the limit row's clock)." % me,
             "",
             "| target cell | asks | aesir | against | ratio | |",
             "|---|---|---:|---|---:|---|"] + rows
@@ -482,7 +499,7 @@ def gcm_targets(data, gcm, sw, ks):
                 vs_peer(cells, groups, op, bits, size, 1.15)
                 c, b = mine(cells, op, bits, size), bounds.get(bits)
                 if c and b:
-                    fr = c["gbps"] / b["gbps"]
+                    fr = bound_share(c, b)
                     add("%s AES-%d %s" % (op, bits, size_label(size)),
                         "85% of the GCM bound", fmt3(c["gbps"]),
                         "GCM bound %s" % fmt3(b["gbps"]),
@@ -613,12 +630,7 @@ def modes_targets(modes, grid):
                 name + (" %s" % fmt3(b["gbps"]) if b else " (no limit row)"),
                 "-", None)
             return
-        if core and c.get("cpb_core") and b.get("cpb_core"):
-            fr = b["cpb_core"] / c["cpb_core"]
-        elif c.get("cpb_tsc") and b.get("cpb_tsc"):
-            fr = b["cpb_tsc"] / c["cpb_tsc"]
-        else:
-            fr = c["gbps"] / b["gbps"]
+        fr = bound_share(c, b)
         add(label(op, bits, size), asks, fmt3(c["gbps"]),
             "%s %s" % (name, fmt3(b["gbps"])), "%s%%" % fmt3(100 * fr),
             fr >= need)

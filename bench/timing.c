@@ -239,11 +239,16 @@ void bench_clock_ratio_seen(struct bench_clock *c, double ratio)
 }
 
 /* bench_clock_sample -- without perf, one add-chain estimate of the core clock
- * (taken before the grid, after every row, and at the end). */
-void bench_clock_sample(struct bench_clock *c)
+ * (taken before and after every row, and at the end). */
+double bench_clock_sample(struct bench_clock *c)
 {
-    if (!c->perf_ok && c->chain_ok)
-        bench_clock_ratio_seen(c, chain_ratio(c));
+    double v;
+
+    if (c->perf_ok || !c->chain_ok)
+        return 0;
+    v = chain_ratio(c);
+    bench_clock_ratio_seen(c, v);
+    return v;
 }
 
 void bench_clock_init(struct bench_clock *c)
