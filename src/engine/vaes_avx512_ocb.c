@@ -44,11 +44,13 @@
 #define OCB_WHOLE_JOIN 1
 #define OCB_JOIN_MAX 1
 /* Two batches per loop of rounds in the whole-message kernel (ocb_pair:
- * 16 zmm chains; Zen 5, same process, share of the AES bound: AES-256
- * 16 KiB seal 88.6% -> 92.9%, open 88.2% -> 91.4%, AES-128 16 KiB seal
- * 90.1% -> 92.2%; docs/modes/ocb.md, seventh session) */
+ * 16 zmm chains; Zen 5, same process, share of the AES bound, medians
+ * of three: AES-256 16 KiB seal 88.7% -> 93.1%, open 88.1% -> 91.7%,
+ * 1 MiB 88.9% -> 92.1% and 89.9% -> 91.6%, AES-128 16 KiB seal 90.0% ->
+ * 90.7%; at 256 KiB, in the L2, AES-128 93% -> 95%, AES-256 91-92% ->
+ * 95-96%; docs/modes/ocb.md, seventh session) */
 #define OCB_PAIR 1
-/* The pairs' input prefetched one pair (2 KiB) ahead: without it the
+/* The pairs' input prefetched two pairs (2 KiB) ahead: without it the
  * pairs took the AES-128 1 MiB seal from 88.6% of the bound to 86.2%
  * (in and out, 2 MiB, come from L3); with it 89.6% (medians of five
  * runs). 1 KiB (85%) and 4 KiB (86%) ahead, prefetcht1 at 4 or 8 KiB

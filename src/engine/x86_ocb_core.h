@@ -176,6 +176,23 @@ ENGINE_INLINE void ocb_part(const uint8_t *rk, unsigned nr, const uint8_t *l,
 #define OCB_PAIR 0
 #endif
 
+#ifndef OCB_PF_IN
+#define OCB_PF_IN 0
+#endif
+/* The prefetches in round r (1 .. nr - 1) of a pair: the lines of a
+ * pair's input (2 OCB_U vectors of VW blocks, 16 lines of 64 bytes on
+ * zmm) OCB_PF_IN bytes ahead, spread over the rounds (a few per round,
+ * not a burst). The addresses depend on the pointers only; a prefetch
+ * never faults, so reaching past the end of in is harmless. */
+ENGINE_INLINE void ocb_pair_prefetch(const uint8_t *in, const unsigned nr,
+                                     const unsigned r)
+{
+    const unsigned lines = 2 * OCB_U * VW / 4;
+    for (unsigned i = 0; OCB_PF_IN && i < lines; i++)
+        if (i * (nr - 1) / lines == r - 1)
+            _mm_prefetch((const char *)in + OCB_PF_IN + 64 * i, _MM_HINT_T0);
+}
+
 /*
  * Two consecutive whole batches in one loop of rounds: 2 OCB_U vectors
  * in flight, so that the XORs of one batch's start and end (the loads,
@@ -192,28 +209,11 @@ ENGINE_INLINE void ocb_part(const uint8_t *rk, unsigned nr, const uint8_t *l,
  * through an empty asm at the top of every iteration, so the compiler
  * cannot hoist what they point to: each round key is broadcast where
  * it is used (one load per round for 16 vaesenc) and each T_v is the
- * memory operand of the XOR that needs it (32 loads per 256 rounds of
+ * memory operand of the XOR that needs it (32 loads per 160 vaesenc of
  * AES-128), and what lives across the rounds is the 16 chains, the two
  * bases, the two last-lane terms, K_nr xor K_0 and the checksum: 22
  * registers, no spill.
  */
-#ifndef OCB_PF_IN
-#define OCB_PF_IN 0
-#endif
-/* The prefetches in round r (1 .. nr - 1) of a pair: the 2 OCB_U VW / 4
- * lines of the input OCB_PF_IN bytes ahead, spread over the rounds (a
- * few per round, not a burst). The addresses depend on the pointers
- * only; a prefetch never faults, so reaching past the end of in is
- * harmless. */
-ENGINE_INLINE void ocb_pair_prefetch(const uint8_t *in, const unsigned nr,
-                                     const unsigned r)
-{
-    const unsigned lines = 2 * OCB_U * VW / 4;
-    for (unsigned i = 0; OCB_PF_IN && i < lines; i++)
-        if (i * (nr - 1) / lines == r - 1)
-            _mm_prefetch((const char *)in + OCB_PF_IN + 64 * i, _MM_HINT_T0);
-}
-
 ENGINE_INLINE void ocb_pair(const uint8_t *rk, const unsigned nr,
                             const uint8_t *pt, const uint8_t *l, vec kk,
                             uint64_t *index, vec *bp, vec *ap, uint8_t *out,
