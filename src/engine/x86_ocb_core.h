@@ -259,11 +259,18 @@ ENGINE_INLINE void ocb_pair(const uint8_t *rk, const unsigned nr,
             x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
         ocb_pair_prefetch(in, nr, r);
     }
+    /* the last round's key K_nr xor Offset = (K_nr xor K_0 xor base)
+     * xor T_v: the first XOR once per batch, then one two-operand XOR
+     * with T_v from memory per vector (as a three-way XOR per vector,
+     * gcc 12 copied K_nr xor K_0 before each: vpternlogq overwrites one
+     * of its inputs) */
+    const vec kb[2] = {v_xor(kk, bs[0]), v_xor(kk, bs[1])};
     OCB_UNROLL
     for (unsigned v = 0; v < 2 * OCB_U; v++) {
         const unsigned u = v % OCB_U, h = v / OCB_U;
-        vec kl = v_xor3(kk, u + 1 < OCB_U ? bs[h] : v_xor(bs[h], xl[h]),
-                        v_load(pt + 16 * VW * u));
+        vec kl = u + 1 < OCB_U
+                     ? v_xor(kb[h], v_load(pt + 16 * VW * u))
+                     : v_xor3(kb[h], v_load(pt + 16 * VW * u), xl[h]);
         x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
         v_store(out + 16 * VW * v, x[v]);
         if (dec && v % 2 == 1)
