@@ -30,9 +30,11 @@
 #define OCB_WIPE 2048
 /* The whole-message body: 648 bytes (gcc 12 -fstack-usage; 584 before
  * OCB_PAIR, 1032 before the rounds of the batches were unrolled,
- * x86_ocb_core.h), 744 (clang 14; 760 before OCB_PAIR), + 280, a
+ * x86_ocb_core.h), 856 (clang 14; 760 before OCB_PAIR), + 168, a
  * multiple of 64 (test_residue built with either finds nothing past
- * it). The size matters: measured (TSC cycles per call,
+ * it; built with clang it finds round keys and plaintext with 768, not
+ * with 896; built with gcc it finds nothing even with 64: gcc's frame
+ * holds none of what it looks for). The size matters: measured (TSC cycles per call,
  * Zen 5, /tmp harness described in docs/modes/ocb.md), 1024 bytes
  * instead of 1280 took a 0-byte AES-128 open from 63-74 to 50-51 and a
  * 576-byte one from 114-124 to 107-108; a wipe of 1344 bytes had made a
