@@ -28,10 +28,13 @@
 /* The body's frame (gcc 12 and clang 14 -fstack-usage, rounded up, plus
  * what test_residue found), see x86_ocb_core.h. */
 #define OCB_WIPE 2048
-/* The whole-message body: 584 bytes (gcc 12 -fstack-usage; 1032 before
- * the rounds of the batches were unrolled, x86_ocb_core.h), 760 (clang
- * 14), + 264, a multiple of 64 (test_residue built with either finds
- * nothing past it). The size matters: measured (TSC cycles per call,
+/* The whole-message body: 648 bytes (gcc 12 -fstack-usage; 584 before
+ * OCB_PAIR, 1032 before the rounds of the batches were unrolled,
+ * x86_ocb_core.h), 856 (clang 14; 760 before OCB_PAIR), + 168, a
+ * multiple of 64 (test_residue built with either finds nothing past
+ * it; built with clang it finds round keys and plaintext with 768, not
+ * with 896; built with gcc it finds nothing even with 64: gcc's frame
+ * holds none of what it looks for). The size matters: measured (TSC cycles per call,
  * Zen 5, /tmp harness described in docs/modes/ocb.md), 1024 bytes
  * instead of 1280 took a 0-byte AES-128 open from 63-74 to 50-51 and a
  * 576-byte one from 114-124 to 107-108; a wipe of 1344 bytes had made a
@@ -42,6 +45,19 @@
 /* The last batch and what follows it in one loop of rounds */
 #define OCB_WHOLE_JOIN 1
 #define OCB_JOIN_MAX 1
+/* Two batches per loop of rounds in the whole-message kernel (ocb_pair:
+ * 16 zmm chains; Zen 5, same process, share of the AES bound, medians
+ * of three: AES-256 16 KiB seal 88.7% -> 93.1%, open 88.1% -> 91.7%,
+ * 1 MiB 88.9% -> 92.1% and 89.9% -> 91.6%, AES-128 16 KiB seal 90.0% ->
+ * 90.7%; at 256 KiB, in the L2, AES-128 93% -> 95%, AES-256 91-92% ->
+ * 95-96%; docs/modes/ocb.md, seventh session) */
+#define OCB_PAIR 1
+/* The pairs' input prefetched two pairs (2 KiB) ahead: without it the
+ * pairs took the AES-128 1 MiB seal from 88.6% of the bound to 86.2%
+ * (in and out, 2 MiB, come from L3); with it 89.6% (medians of five
+ * runs). 1 KiB (85%) and 4 KiB (86%) ahead, prefetcht1 at 4 or 8 KiB
+ * (79%), a prefetchw of the output (82-83%) were worse. */
+#define OCB_PF_IN 2048
 
 typedef __m512i vec;
 #define VW 4

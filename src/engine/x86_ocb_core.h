@@ -169,15 +169,136 @@ ENGINE_INLINE void ocb_part(const uint8_t *rk, unsigned nr, const uint8_t *l,
     }
 }
 
+/* Whether ocb_batches runs two batches per loop of rounds when asked
+ * (ocb_pair; the includer says so where the registers hold them:
+ * AVX-512's 32). */
+#ifndef OCB_PAIR
+#define OCB_PAIR 0
+#endif
+
+#ifndef OCB_PF_IN
+#define OCB_PF_IN 0
+#endif
+/* The prefetches in round r (1 .. nr - 1) of a pair: the lines of a
+ * pair's input (2 OCB_U vectors of VW blocks, 16 lines of 64 bytes on
+ * zmm) OCB_PF_IN bytes ahead, spread over the rounds (a few per round,
+ * not a burst). The addresses depend on the pointers only; a prefetch
+ * never faults, so reaching past the end of in is harmless. */
+ENGINE_INLINE void ocb_pair_prefetch(const uint8_t *in, const unsigned nr,
+                                     const unsigned r)
+{
+    const unsigned lines = 2 * OCB_U * VW / 4;
+    for (unsigned i = 0; OCB_PF_IN && i < lines; i++)
+        if (i * (nr - 1) / lines == r - 1)
+            _mm_prefetch((const char *)in + OCB_PF_IN + 64 * i, _MM_HINT_T0);
+}
+
+/*
+ * Two consecutive whole batches in one loop of rounds: 2 OCB_U vectors
+ * in flight, so that the XORs of one batch's start and end (the loads,
+ * the offsets, the checksum, the stores) run beside the other's rounds
+ * instead of in the slots around a lone batch's. *b is the first
+ * batch's base with K_0 in it (ocb_batches), *a the checksum; both
+ * advanced.
+ *
+ * The frame. With the T_v in registers (8 zmm) and the round keys
+ * hoisted out of the loop (another 10-14), the 16 chains do not fit
+ * the 32 registers: gcc 12 spilled, its frame grew from 584 to 1224
+ * bytes, and the stack wipe that frame needs cost a short message
+ * 20-35 cycles (docs/modes/ocb.md, sixth session). Here pt and rk pass
+ * through an empty asm at the top of every iteration, so the compiler
+ * cannot hoist what they point to: each round key is broadcast where
+ * it is used (one load per round for 16 vaesenc) and each T_v is the
+ * memory operand of the XOR that needs it (32 loads per 160 vaesenc of
+ * AES-128), and what lives across the rounds is the 16 chains, the two
+ * bases, the two last-lane terms, K_nr xor K_0 and the checksum: 22
+ * registers, no spill.
+ */
+ENGINE_INLINE void ocb_pair(const uint8_t *rk, const unsigned nr,
+                            const uint8_t *pt, const uint8_t *l, vec kk,
+                            uint64_t *index, vec *bp, vec *ap, uint8_t *out,
+                            const uint8_t *in, const int dec)
+{
+    vec x[2 * OCB_U], xl[2], bs[2], a = *ap, pp = a;
+
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(pt), "+r"(rk));
+#endif
+    OCB_UNROLL
+    for (unsigned h = 0; h < 2; h++) {
+        *index += OCB_B;
+        xl[h] = v_last_only(_mm_xor_si128(ocb_ld(l + 16 * OCB_LOG2B),
+                                          ocb_ld(l + 16 * ocb_ntz(*index))));
+    }
+    bs[0] = *bp;
+    bs[1] = v_last_bcast(
+        v_xor3(bs[0], v_load(pt + 16 * VW * (OCB_U - 1)), xl[0]));
+    OCB_UNROLL
+    for (unsigned v = 0; v < 2 * OCB_U; v++) {
+        const unsigned u = v % OCB_U, h = v / OCB_U;
+        vec p = v_load(in + 16 * VW * v);
+        x[v] = v_xor3(p, u + 1 < OCB_U ? bs[h] : v_xor(bs[h], xl[h]),
+                      v_load(pt + 16 * VW * u));
+        /* two vectors into the checksum per three-way XOR */
+        if (!dec && v % 2 == 0)
+            pp = p;
+        else if (!dec)
+            a = v_xor3(a, pp, p);
+    }
+#if defined(__GNUC__) || defined(__clang__)
+    /* the checksum here, not after the rounds: clang 14 moved its XORs
+     * to the end and kept the 16 plaintext vectors meanwhile, on the
+     * stack (a frame of 1080 bytes) */
+    __asm__("" : "+v"(a));
+#endif
+    OCB_UNROLL
+    for (unsigned r = 1; r < nr; r++) {
+        vec kr = v_bcast(rk + 16 * r);
+        OCB_UNROLL
+        for (unsigned v = 0; v < 2 * OCB_U; v++)
+            x[v] = dec ? v_dec(x[v], kr) : v_enc(x[v], kr);
+        ocb_pair_prefetch(in, nr, r);
+    }
+    /* the last round's key K_nr xor Offset = (K_nr xor K_0 xor base)
+     * xor T_v: the first XOR once per batch, then one two-operand XOR
+     * with T_v from memory per vector (as a three-way XOR per vector,
+     * gcc 12 copied K_nr xor K_0 before each: vpternlogq overwrites one
+     * of its inputs) */
+    const vec kb[2] = {v_xor(kk, bs[0]), v_xor(kk, bs[1])};
+    OCB_UNROLL
+    for (unsigned v = 0; v < 2 * OCB_U; v++) {
+        const unsigned u = v % OCB_U, h = v / OCB_U;
+        vec kl = u + 1 < OCB_U
+                     ? v_xor(kb[h], v_load(pt + 16 * VW * u))
+                     : v_xor3(kb[h], v_load(pt + 16 * VW * u), xl[h]);
+        x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
+        v_store(out + 16 * VW * v, x[v]);
+        if (dec && v % 2 == 1)
+            a = v_xor3(a, x[v - 1], x[v]);
+    }
+    *bp = v_last_bcast(
+        v_xor3(bs[1], v_load(pt + 16 * VW * (OCB_U - 1)), xl[1]));
+    *ap = a;
+}
+
 /* nb whole batches, the first starting at a multiple of OCB_B; nr a
- * constant (ocb_batches_nr), so that the loop of rounds unrolls. */
+ * constant (ocb_batches_nr), so that the loop of rounds unrolls; with
+ * pair (and OCB_PAIR), two at a time while two are left. */
 ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
-                               const vec *t, uint64_t *index, __m128i *off,
-                               vec *acc, uint8_t *out, const uint8_t *in,
-                               size_t nb, const int dec)
+                               uint64_t *index, __m128i *off, vec *acc,
+                               uint8_t *out, const uint8_t *in, size_t nb,
+                               const int pair, const int dec)
 {
     const vec k0 = v_bcast(rk), kk = v_xor(v_bcast(rk + 16 * nr), k0);
-    vec b = v_xor(v_bcast_x(*off), k0), a = *acc;
+    vec b = v_xor(v_bcast_x(*off), k0), a = *acc, t[OCB_U];
+
+    if (OCB_PAIR && pair)
+        for (; nb >= 2; nb -= 2, in += 32 * OCB_B, out += 32 * OCB_B)
+            ocb_pair(rk, nr, l + 16 * 36, l, kk, index, &b, &a, out, in, dec);
+    /* T_v: P_1 .. P_B from the key, after the L table (loaded here, not
+     * before the pairs, so that they do not hold 8 registers there) */
+    for (unsigned v = 0; nb != 0 && v < OCB_U; v++)
+        t[v] = v_load(l + 16 * 36 + 16 * VW * v);
 
     /* The base is kept with K_0 in it (b = base xor K_0, in every lane,
      * so that the next base is still the last lane of b xor T_(U-1)
@@ -235,17 +356,17 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
  * 13026 -> 12636; AES-256 16 KiB 1216 -> 1196 and 1235 -> 1209.
  */
 ENGINE_INLINE void ocb_batches_nr(const uint8_t *rk, unsigned nr,
-                                  const uint8_t *l, const vec *t,
-                                  uint64_t *index, __m128i *off, vec *acc,
+                                  const uint8_t *l, uint64_t *index,
+                                  __m128i *off, vec *acc,
                                   uint8_t *out, const uint8_t *in, size_t nb,
-                                  const int dec)
+                                  const int pair, const int dec)
 {
     if (nr == 10)
-        ocb_batches(rk, 10, l, t, index, off, acc, out, in, nb, dec);
+        ocb_batches(rk, 10, l, index, off, acc, out, in, nb, pair, dec);
     else if (nr == 12)
-        ocb_batches(rk, 12, l, t, index, off, acc, out, in, nb, dec);
+        ocb_batches(rk, 12, l, index, off, acc, out, in, nb, pair, dec);
     else
-        ocb_batches(rk, 14, l, t, index, off, acc, out, in, nb, dec);
+        ocb_batches(rk, 14, l, index, off, acc, out, in, nb, pair, dec);
 }
 
 ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
@@ -266,12 +387,8 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
         in += 16 * h, out += 16 * h, n -= h;
     }
     if (n >= OCB_B) {
-        /* T_v: P_1 .. P_B from the key, after the L table */
-        vec t[OCB_U];
-        for (unsigned v = 0; v < OCB_U; v++)
-            t[v] = v_load(l + 16 * 36 + 16 * VW * v);
-        ocb_batches_nr(rk, nr, l, t, &index, &off, &acc, out, in, n / OCB_B,
-                       dec);
+        ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, n / OCB_B,
+                       0, dec);
         in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
         n %= OCB_B;
     }
@@ -607,11 +724,8 @@ ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
         size_t nb = n / OCB_B - (size_t)(OCB_WHOLE_JOIN &&
                                          n % OCB_B <= VW * OCB_JOIN_MAX);
         if (nb != 0) {
-            vec t[OCB_U];
-            for (unsigned v = 0; v < OCB_U; v++)
-                t[v] = v_load(l + 16 * 36 + 16 * VW * v);
-            ocb_batches_nr(rk, nr, l, t, &index, &off, &acc, out, in, nb,
-                           dec);
+            ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, nb,
+                           1, dec);
             in += 16 * OCB_B * nb, out += 16 * OCB_B * nb;
             n -= OCB_B * nb;
         }
