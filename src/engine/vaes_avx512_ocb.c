@@ -34,13 +34,13 @@
  * multiple of 64 (test_residue built with either finds nothing past
  * it; built with clang it finds round keys and plaintext with 768, not
  * with 896; built with gcc it finds nothing even with 64: gcc's frame
- * holds none of what it looks for). The size matters: measured (TSC cycles per call,
- * Zen 5, /tmp harness described in docs/modes/ocb.md), 1024 bytes
- * instead of 1280 took a 0-byte AES-128 open from 63-74 to 50-51 and a
- * 576-byte one from 114-124 to 107-108; a wipe of 1344 bytes had made a
- * 0-byte AES-256 seal 107-110 cycles instead of 74-76, and one of 1408
- * or more a 576-byte message's kernel some 20 cycles slower; each vector
- * of OCB_JOIN_MAX adds 64 bytes to the frame. */
+ * holds none of what it looks for). The size matters: measured (TSC cycles per
+ * call, Zen 5, /tmp harness described in docs/modes/ocb.md), 1024 bytes instead
+ * of 1280 took a 0-byte AES-128 open from 63-74 to 50-51 and a 576-byte one
+ * from 114-124 to 107-108; a wipe of 1344 bytes had made a 0-byte AES-256 seal
+ * 107-110 cycles instead of 74-76, and one of 1408 or more a 576-byte message's
+ * kernel some 20 cycles slower; each vector of OCB_JOIN_MAX adds 64 bytes to
+ * the frame. */
 #define OCB_WHOLE_WIPE 1024
 /* The last batch and what follows it in one loop of rounds */
 #define OCB_WHOLE_JOIN 1

@@ -231,8 +231,8 @@ ENGINE_INLINE void ocb_pair(const uint8_t *rk, const unsigned nr,
                                           ocb_ld(l + 16 * ocb_ntz(*index))));
     }
     bs[0] = *bp;
-    bs[1] = v_last_bcast(
-        v_xor3(bs[0], v_load(pt + 16 * VW * (OCB_U - 1)), xl[0]));
+    bs[1] =
+        v_last_bcast(v_xor3(bs[0], v_load(pt + 16 * VW * (OCB_U - 1)), xl[0]));
     OCB_UNROLL
     for (unsigned v = 0; v < 2 * OCB_U; v++) {
         const unsigned u = v % OCB_U, h = v / OCB_U;
@@ -268,16 +268,15 @@ ENGINE_INLINE void ocb_pair(const uint8_t *rk, const unsigned nr,
     OCB_UNROLL
     for (unsigned v = 0; v < 2 * OCB_U; v++) {
         const unsigned u = v % OCB_U, h = v / OCB_U;
-        vec kl = u + 1 < OCB_U
-                     ? v_xor(kb[h], v_load(pt + 16 * VW * u))
-                     : v_xor3(kb[h], v_load(pt + 16 * VW * u), xl[h]);
+        vec kl = u + 1 < OCB_U ? v_xor(kb[h], v_load(pt + 16 * VW * u))
+                               : v_xor3(kb[h], v_load(pt + 16 * VW * u), xl[h]);
         x[v] = dec ? v_declast(x[v], kl) : v_enclast(x[v], kl);
         v_store(out + 16 * VW * v, x[v]);
         if (dec && v % 2 == 1)
             a = v_xor3(a, x[v - 1], x[v]);
     }
-    *bp = v_last_bcast(
-        v_xor3(bs[1], v_load(pt + 16 * VW * (OCB_U - 1)), xl[1]));
+    *bp =
+        v_last_bcast(v_xor3(bs[1], v_load(pt + 16 * VW * (OCB_U - 1)), xl[1]));
     *ap = a;
 }
 
@@ -357,9 +356,9 @@ ENGINE_INLINE void ocb_batches(const uint8_t *rk, unsigned nr, const uint8_t *l,
  */
 ENGINE_INLINE void ocb_batches_nr(const uint8_t *rk, unsigned nr,
                                   const uint8_t *l, uint64_t *index,
-                                  __m128i *off, vec *acc,
-                                  uint8_t *out, const uint8_t *in, size_t nb,
-                                  const int pair, const int dec)
+                                  __m128i *off, vec *acc, uint8_t *out,
+                                  const uint8_t *in, size_t nb, const int pair,
+                                  const int dec)
 {
     if (nr == 10)
         ocb_batches(rk, 10, l, index, off, acc, out, in, nb, pair, dec);
@@ -387,8 +386,8 @@ ENGINE_INLINE size_t ocb_run(const void *rkp, unsigned nr, const uint8_t *l,
         in += 16 * h, out += 16 * h, n -= h;
     }
     if (n >= OCB_B) {
-        ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, n / OCB_B,
-                       0, dec);
+        ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, n / OCB_B, 0,
+                       dec);
         in += 16 * (n - n % OCB_B), out += 16 * (n - n % OCB_B);
         n %= OCB_B;
     }
@@ -556,8 +555,8 @@ ENGINE_INLINE void ocb_whole_end(const uint8_t *rk, const uint8_t *rke,
 {
     const uint8_t *pt = l + 16 * 36; /* P_1 .. */
     const unsigned nt = nw + nv;
-    vec x[OCB_U + OCB_WHOLE_JOIN * OCB_JOIN_MAX], k0 = v_bcast(rk),
-        bw = v_zero(), xl = v_zero(), b, pp;
+    vec x[OCB_U + OCB_WHOLE_JOIN * OCB_JOIN_MAX],
+        k0 = v_bcast(rk), bw = v_zero(), xl = v_zero(), b, pp;
     size_t last = nv > 0 ? m - (size_t)VW * (nv - 1) : 0;
     uint8_t *out2 = out + (nw != 0 ? 16 * OCB_B : 0);
     const uint8_t *in2 = in + (nw != 0 ? 16 * OCB_B : 0);
@@ -712,20 +711,18 @@ ENGINE_INLINE void ocb_whole(const void *rkep, const void *rkdp, unsigned nr,
         tc = ocb_dec1(rk, nr, _mm_xor_si128(ocb_ld(tag), ocb_ld(sum)));
     /* Ktop = E_K(nonce block): the block from its two big-endian words
      * (in registers: ocb.c builds them without stores) */
-    off = ocb_offset0(
-        ocb_enc1(rke, nr,
-                 ocb_bswap(_mm_set_epi64x((long long)nonce_hi,
-                                          (long long)nonce_lo))),
-        bottom);
+    off = ocb_offset0(ocb_enc1(rke, nr,
+                               ocb_bswap(_mm_set_epi64x((long long)nonce_hi,
+                                                        (long long)nonce_lo))),
+                      bottom);
 
     if (n >= OCB_B) {
         /* with OCB_WHOLE_JOIN, the last batch goes with what follows it
          * (the blocks after it, the pad, an encryption's tag) */
-        size_t nb = n / OCB_B - (size_t)(OCB_WHOLE_JOIN &&
-                                         n % OCB_B <= VW * OCB_JOIN_MAX);
+        size_t nb = n / OCB_B -
+                    (size_t)(OCB_WHOLE_JOIN && n % OCB_B <= VW * OCB_JOIN_MAX);
         if (nb != 0) {
-            ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, nb,
-                           1, dec);
+            ocb_batches_nr(rk, nr, l, &index, &off, &acc, out, in, nb, 1, dec);
             in += 16 * OCB_B * nb, out += 16 * OCB_B * nb;
             n -= OCB_B * nb;
         }
