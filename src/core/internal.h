@@ -138,19 +138,30 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * a whole message with a 12-byte IV in one call -- J0, the keystream,
  * out = in ^ keystream, GHASH of aad, the ciphertext (in when decrypt,
  * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
- * and additional data short enough for it (it returns -1 without writing
- * anything when they are not, 0 when done). gcm.c compares the tag of a
+ * and additional data of every length up to SP 800-38D's limits (it
+ * returns 0, AESIR_OK: gcm.c's one-shot fast path returns its result). gcm.c compares the tag of a
  * decryption and wipes out on a mismatch. tag may be the caller's own
  * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
  * just past out), so it is written only after all of in has been read.
  * vaes-avx512's takes every length (vaes_avx512_gcm_msg.c's whole-message
  * kernel behind its short one).
  */
+struct aesir_gcm_msg {
+    const uint8_t *iv; /* 12 bytes */
+    const uint8_t *aad;
+    size_t aad_len;
+    uint8_t *out;
+    const uint8_t *in;
+    size_t len;
+    uint8_t *tag; /* 16 bytes */
+    int decrypt;
+};
+/* The message's pointers and lengths (all public) in one struct: four
+ * register arguments, none on the stack, so the engine's entry point
+ * passes them on to its per-length instances with a plain jump (with 11
+ * arguments gcc reloaded and stored back the 5 stack ones around it). */
 typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
-                                  const uint8_t iv[12], const uint8_t *aad,
-                                  size_t aad_len, uint8_t *out,
-                                  const uint8_t *in, size_t len,
-                                  uint8_t tag[16], int decrypt);
+                                  const struct aesir_gcm_msg *m);
 
 /*
  * CCM fast path (src/aead/ccm.c): nblocks whole blocks of CCM's CTR and
