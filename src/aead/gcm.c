@@ -578,7 +578,7 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
         uint8_t *dst = phase == GCM_PH_ENC && tag_len == 16 ? tag_out : t;
         const struct aesir_gcm_msg m = {iv,  aad, aad_len, out,
                                         in,  len, dst,     phase == GCM_PH_DEC};
-        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == 0) {
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
             if (dst == tag_out)
                 return AESIR_OK;
             if (phase == GCM_PH_ENC) {
@@ -671,8 +671,10 @@ int aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
         const struct aesir_key_state *ks = aes_of(k);
         const struct aesir_gcm_msg m = {iv, aad, aad_len, out, in, in_len,
                                         out + in_len, 0};
-        *out_len = in_len + 16;
-        return k->fused_short(ks->rk_enc, ks->nr, k->hk, &m);
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
+            *out_len = in_len + 16;
+            return AESIR_OK;
+        }
     }
     err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, in_len);
     if (err != AESIR_OK)
@@ -713,12 +715,13 @@ int aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
                                         t, 1};
         len = in_len - 16;
         memcpy(tag, in + len, 16);
-        (void)k->fused_short(ks->rk_enc, ks->nr, k->hk, &m);
-        err = aead_verdict16(t, tag);
-        aesir_wipe(t, sizeof(t));
-        if (err == AESIR_OK)
-            *out_len = len;
-        return aead_released(err, out, len);
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
+            err = aead_verdict16(t, tag);
+            aesir_wipe(t, sizeof(t));
+            if (err == AESIR_OK)
+                *out_len = len;
+            return aead_released(err, out, len);
+        }
     }
     if (in_len < 16)
         return k == NULL    ? AESIR_E_STATE

@@ -138,8 +138,10 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * a whole message with a 12-byte IV in one call -- J0, the keystream,
  * out = in ^ keystream, GHASH of aad, the ciphertext (in when decrypt,
  * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
- * and additional data of every length up to SP 800-38D's limits (it
- * returns 0, AESIR_OK: gcm.c's one-shot fast path returns its result). gcm.c compares the tag of a
+ * and additional data of every length up to SP 800-38D's limits: it
+ * returns AESIR_OK, or AESIR_GCM_SHORT_DECLINED without writing anything
+ * when it does not take the message (vaes-avx512's long-message kernel
+ * without VBMI). gcm.c compares the tag of a
  * decryption and wipes out on a mismatch. tag may be the caller's own
  * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
  * just past out), so it is written only after all of in has been read.
@@ -156,6 +158,9 @@ struct aesir_gcm_msg {
     uint8_t *tag; /* 16 bytes */
     int decrypt;
 };
+/* What a short-message path returns when it does not take a message
+ * (nothing written): gcm.c's general path runs it. */
+#define AESIR_GCM_SHORT_DECLINED (-1)
 /* The message's pointers and lengths (all public) in one struct: four
  * register arguments, none on the stack, so the engine's entry point
  * passes them on to its per-length instances with a plain jump (with 11
