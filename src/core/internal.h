@@ -140,13 +140,13 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
  * and additional data of every length up to SP 800-38D's limits: it
  * returns AESIR_OK, or AESIR_GCM_SHORT_DECLINED without writing anything
- * when it does not take the message (vaes-avx512's long-message kernel
- * without VBMI). gcm.c compares the tag of a
- * decryption and wipes out on a mismatch. tag may be the caller's own
- * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
- * just past out), so it is written only after all of in has been read.
- * vaes-avx512's takes every length (vaes_avx512_gcm_msg.c's whole-message
- * kernel behind its short one).
+ * when it does not take the message (vaes-avx512's takes every length,
+ * with vaes_avx512_gcm_msg.c's whole-message kernel behind its short
+ * and medium ones, except past 1792 bytes without VBMI). gcm.c compares
+ * the tag of a decryption and wipes out on a mismatch. m->tag may be
+ * the caller's own buffer (a seal with a 16-byte tag: gcm.c passes it
+ * through, possibly just past out), so it is written only after all of
+ * in has been read.
  */
 struct aesir_gcm_msg {
     const uint8_t *iv; /* 12 bytes */
