@@ -576,8 +576,9 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
         /* a full tag of a seal goes straight to the caller (it is
          * public), without a copy and a wipe */
         uint8_t *dst = phase == GCM_PH_ENC && tag_len == 16 ? tag_out : t;
-        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, iv, aad, aad_len, out, in,
-                           len, dst, phase == GCM_PH_DEC) == 0) {
+        const struct aesir_gcm_msg m = {iv,  aad, aad_len, out,
+                                        in,  len, dst,     phase == GCM_PH_DEC};
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
             if (dst == tag_out)
                 return AESIR_OK;
             if (phase == GCM_PH_ENC) {
@@ -632,13 +633,50 @@ int aesir_gcm_open_detached(const aesir_gcm_key *key, const uint8_t *iv,
                tag_len);
 }
 
+/*
+ * The common one-shot case, tested as one condition before the checks
+ * in their documented order: a key with a whole-message kernel
+ * (fused_short, decided at key setup), a 12-byte IV, every pointer the
+ * lengths need, and both lengths below 2^32 (one compare of their OR;
+ * within SP 800-38D's limits, GCM_MAX_DATA and GCM_MAX_AAD). Every
+ * argument that passes here passes oneshot_checks too, and every one
+ * that fails here goes through them and gets its error as before. At 64
+ * bytes a call is bound by its instruction count, so the conditions are
+ * short-circuit tests (a compare and a branch each, fused), not flags
+ * combined with & (two or three instructions each).
+ */
+static int fast_ok(const struct gcm_key_state *k, const uint8_t *iv,
+                   size_t iv_len, const uint8_t *aad, size_t aad_len,
+                   const void *out, const void *in, size_t len)
+{
+    return k != NULL && k->fused_short != NULL && iv_len == 12 &&
+           iv != NULL && out != NULL && (in != NULL || len == 0) &&
+           (aad != NULL || aad_len == 0) &&
+           (uint64_t)(len | aad_len) >> 32 == 0;
+}
+
 int aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
                    const uint8_t *aad, size_t aad_len, uint8_t *out,
                    size_t out_cap, size_t *out_len, const uint8_t *in,
                    size_t in_len)
 {
     const struct gcm_key_state *k = key_state(key);
-    int err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, in_len);
+    int err;
+
+    /* the whole message in one kernel call, the tag straight after the
+     * ciphertext (in == out is fine: the kernel writes the tag after
+     * reading all of in) */
+    if (fast_ok(k, iv, iv_len, aad, aad_len, out, in, in_len) &&
+        out_len != NULL && out_cap >= 16 && out_cap - 16 >= in_len) {
+        const struct aesir_key_state *ks = aes_of(k);
+        const struct aesir_gcm_msg m = {iv, aad, aad_len, out, in, in_len,
+                                        out + in_len, 0};
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
+            *out_len = in_len + 16;
+            return AESIR_OK;
+        }
+    }
+    err = oneshot_checks(k, iv, iv_len, aad, aad_len, out, in, in_len);
     if (err != AESIR_OK)
         return err;
     if (out == NULL || out_len == NULL)
@@ -666,6 +704,25 @@ int aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
     if (out_len == NULL)
         return AESIR_E_ARGUMENT;
     *out_len = 0;
+    /* the common case (fast_ok) in one kernel call: the tag copied
+     * before out (which may be in) is written, the computed tag compared
+     * in constant time, then wiped; on a mismatch out is zeroed */
+    if (fast_ok(k, iv, iv_len, aad, aad_len, out, in, in_len) &&
+        in_len >= 16 && out_cap >= in_len - 16) {
+        const struct aesir_key_state *ks = aes_of(k);
+        uint8_t t[16];
+        const struct aesir_gcm_msg m = {iv, aad, aad_len, out, in, in_len - 16,
+                                        t, 1};
+        len = in_len - 16;
+        memcpy(tag, in + len, 16);
+        if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
+            err = aead_verdict16(t, tag);
+            aesir_wipe(t, sizeof(t));
+            if (err == AESIR_OK)
+                *out_len = len;
+            return aead_released(err, out, len);
+        }
+    }
     if (in_len < 16)
         return k == NULL    ? AESIR_E_STATE
                : in == NULL ? AESIR_E_ARGUMENT

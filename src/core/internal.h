@@ -138,19 +138,35 @@ typedef size_t (*aesir_gcm_fn)(const void *rk, unsigned nr, const void *hk,
  * a whole message with a 12-byte IV in one call -- J0, the keystream,
  * out = in ^ keystream, GHASH of aad, the ciphertext (in when decrypt,
  * else out) and the length block, tag = E_K(J0) ^ GHASH -- for messages
- * and additional data short enough for it (it returns -1 without writing
- * anything when they are not, 0 when done). gcm.c compares the tag of a
- * decryption and wipes out on a mismatch. tag may be the caller's own
- * buffer (a seal with a 16-byte tag: gcm.c passes it through, possibly
- * just past out), so it is written only after all of in has been read.
- * vaes-avx512's takes every length (vaes_avx512_gcm_msg.c's whole-message
- * kernel behind its short one).
+ * and additional data of every length up to SP 800-38D's limits: it
+ * returns AESIR_OK, or AESIR_GCM_SHORT_DECLINED without writing anything
+ * when it does not take the message (vaes-avx512's takes every length,
+ * with vaes_avx512_gcm_msg.c's whole-message kernel behind its short
+ * and medium ones, except past 1792 bytes without VBMI). gcm.c compares
+ * the tag of a decryption and wipes out on a mismatch. m->tag may be
+ * the caller's own buffer (a seal with a 16-byte tag: gcm.c passes it
+ * through, possibly just past out), so it is written only after all of
+ * in has been read.
  */
+struct aesir_gcm_msg {
+    const uint8_t *iv; /* 12 bytes */
+    const uint8_t *aad;
+    size_t aad_len;
+    uint8_t *out;
+    const uint8_t *in;
+    size_t len;
+    uint8_t *tag; /* 16 bytes */
+    int decrypt;
+};
+/* What a short-message path returns when it does not take a message
+ * (nothing written): gcm.c's general path runs it. */
+#define AESIR_GCM_SHORT_DECLINED (-1)
+/* The message's pointers and lengths (all public) in one struct: four
+ * register arguments, none on the stack, so the engine's entry point
+ * passes them on to its per-length instances with a plain jump (with 11
+ * arguments gcc reloaded and stored back the 5 stack ones around it). */
 typedef int (*aesir_gcm_short_fn)(const void *rk, unsigned nr, const void *hk,
-                                  const uint8_t iv[12], const uint8_t *aad,
-                                  size_t aad_len, uint8_t *out,
-                                  const uint8_t *in, size_t len,
-                                  uint8_t tag[16], int decrypt);
+                                  const struct aesir_gcm_msg *m);
 
 /*
  * CCM fast path (src/aead/ccm.c): nblocks whole blocks of CCM's CTR and

@@ -54,9 +54,7 @@ size_t aesir_vaes_avx512_gcm_dec(const void *rk, unsigned nr, const void *hk,
 /* The whole-message path for short messages (aesir_gcm_short_fn),
  * vaes_avx512_gcm_short.c. */
 int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr, const void *hk,
-                                const uint8_t iv[12], const uint8_t *aad,
-                                size_t aad_len, uint8_t *out, const uint8_t *in,
-                                size_t len, uint8_t tag[16], int decrypt);
+                                const struct aesir_gcm_msg *m);
 /* The same for every length (vaes_avx512_gcm_msg.c): the short path hands
  * it what is past its reach. */
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
