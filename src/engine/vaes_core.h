@@ -495,6 +495,8 @@ ENGINE_INLINE void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
 {
     vec none = VSI(setzero)();
     uint64_t lo = 0;
+    /* whole iterations with the keys in registers, where the engine
+     * has the registers (VAES_KREG); the rest as before */
     nblocks = bulk_kreg_nr(rk, nr, dec ? KREG_ECB_DEC : KREG_ECB_ENC, &none,
                            &lo, &out, &in, nblocks);
     for (; nblocks >= VW * U; nblocks -= VW * U) {
