@@ -17,11 +17,13 @@
  * for VAES.
  *
  * Fused paths:
- *  - ECB encrypt/decrypt and CBC decryption: 8 zmm per iteration. CBC
- *    decryption needs C_{i-1} beside each block: the first vector of an
- *    iteration gets it from the previous iteration's last ciphertext block
- *    with one valignq, the others load it unaligned from in - 16. All
- *    loads of an iteration happen before its stores, so in == out works.
+ *  - ECB encrypt/decrypt and CBC decryption: 12 zmm per iteration with
+ *    the round keys in registers (VAES_KREG below), then at most one
+ *    pass of 8 and the tail. CBC decryption needs C_{i-1} beside each
+ *    block: the first vector of an iteration gets it from the previous
+ *    iteration's last ciphertext block with one valignq, the others load
+ *    it unaligned from in - 16. All loads of an iteration happen before
+ *    its stores, so in == out works.
  *  - CFB128 decryption: the same kernel with the loads swapped (the
  *    cipher input is C_(i-1), the XOR into the last round key C_i).
  *  - CTR: the counter block, byte-reversed, is a little-endian 128-bit
@@ -157,16 +159,26 @@ ENGINE_INLINE vec v_lanes(long long hi, long long lo, long long step)
  * the two pipes that run vaesenc. */
 #define VAES_CTR_BE 1
 
-/* CTR's bulk loop with the round keys in registers (15 keys, 8 data
- * vectors, counter and constants: 27 of the 32 zmm) and its input
- * prefetched 2 KiB (4 iterations) ahead into L1. Measured on Zen 5 in
- * one process, TSC cycles per call, interleaved with the loop of
- * vaes_core.h's ctr_n and intel-ipsec-mb (docs/engines/vaes.md, "CTR at
- * 1 MiB and at the bound"): AES-128 16 KiB 832 -> 780-806, 1 MiB
- * (separate 1 MiB buffers) 54080 -> 52312; the prefetch alone, on the
- * old loop, gained nothing, nor did 1 or 4 KiB instead of 2, prefetchw
- * of the output, or loading the input at the top of the iteration. */
-#define VAES_CTR_KREG 1
+/* The bulk loops of CTR, ECB, CBC and CFB128 decryption (vaes_core.h,
+ * bulk_kreg) with the round keys in registers: 15 keys, 12 data vectors
+ * and 2 constants or chaining values, 29 of the 32 zmm (gcc 12 and clang
+ * 14 keep all of them in registers, no stack frame); the input
+ * prefetched 2 KiB ahead into L1. Measured on Zen 5 in one process, TSC
+ * cycles per call against the AES bound timed in the same process
+ * (docs/engines/vaes.md, "CTR at 1 MiB and at the bound" and "ECB and
+ * CBC decryption at the bound"): for CTR the keys in registers and the
+ * prefetch took AES-128 16 KiB from 832 to 780-806 TSC cycles; the same
+ * loop for ECB and CBC decryption with 12 vectors took AES-128 16 KiB
+ * from 95% to 99% of the bound, 1 MiB ECB from 91-92% to 94-95% and CBC
+ * decryption from 87-89% to 94%. 8 vectors there were 1-4 points short
+ * of 12, and 2-8% slower than the old loop at 576 bytes (one iteration
+ * does not repay loading the keys; 12 vectors, 48 blocks, leave a
+ * 576-byte call on ecb_n). CTR keeps 8: 12 gained 3.5% at 16 KiB but
+ * lost 1-3% at AES-128 1 MiB with separate buffers in steady state
+ * (8 calls back to back), the cell that is short of its target. */
+#define VAES_KREG 1
+#define VAES_KREG_U 12
+#define VAES_KREG_U_CTR 8
 #define VAES_PF_IN 2048
 
 /* C ^ P ^ K0 in one vpternlogd. */

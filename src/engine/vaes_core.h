@@ -41,10 +41,15 @@
  *   VAES_CTR_BE               1: ctr_n may make an iteration's counters
  *                             by adding to the counter block's last byte
  *                             (see ctr_n); 0: never
- *   VAES_CTR_KREG             optional, 1: CTR's bulk loop keeps every
- *                             round key in a register (ctr_kreg; needs
- *                             nr + 1 + U + 3 vector registers)
- *   VAES_PF_IN                optional, with VAES_CTR_KREG: prefetch
+ *   VAES_KREG                 optional, 1: the bulk loops of CTR, ECB,
+ *                             CBC and CFB128 decryption keep every round
+ *                             key in a register (bulk_kreg; needs nr + 1
+ *                             + VAES_KREG_U + 3 vector registers)
+ *   VAES_KREG_U               optional: vectors per iteration of that
+ *                             loop (default U)
+ *   VAES_KREG_U_CTR           optional: the same for CTR (default
+ *                             VAES_KREG_U)
+ *   VAES_PF_IN                optional, with VAES_KREG: prefetch
  *                             distance of that loop's input, bytes (0:
  *                             none)
  *   v_chain(x, p, k)          x ^ p ^ k (the CBC chaining XOR)
@@ -244,6 +249,177 @@ ENGINE_INLINE int part_of(int tail, vtail t, unsigned i, unsigned n)
 /* clang-format on */
 
 /* ---------------------------------------------------------------------
+ * Bulk loops with the round keys in registers (CTR, ECB, CBC and CFB128
+ * decryption)
+ * ------------------------------------------------------------------- */
+
+#ifndef VAES_KREG
+#define VAES_KREG 0
+#endif
+#ifndef VAES_KREG_U /* vectors per iteration of bulk_kreg */
+#define VAES_KREG_U U
+#endif
+#ifndef VAES_KREG_U_CTR /* the same for CTR */
+#define VAES_KREG_U_CTR VAES_KREG_U
+#endif
+#define KREG_UMAX                                                              \
+    (VAES_KREG_U > VAES_KREG_U_CTR ? VAES_KREG_U : VAES_KREG_U_CTR)
+#if defined(__clang__)
+#define VAES_UNROLL_FULL _Pragma("clang loop unroll(full)")
+#else
+#define VAES_UNROLL_FULL _Pragma("GCC unroll 16")
+#endif
+#ifndef VAES_PF_IN
+#define VAES_PF_IN 0
+#endif
+
+/* The input lines of an iteration of n vectors VAES_PF_IN bytes ahead
+ * fetched into L1 (prefetcht0). The addresses depend on the pointers
+ * only; a prefetch never faults, so reading past the end of in is
+ * harmless. */
+ENGINE_INLINE void bulk_prefetch(const uint8_t *in, unsigned n)
+{
+    for (unsigned i = 0; VAES_PF_IN && i < VB * n / 64; i++)
+        _mm_prefetch((const char *)in + VAES_PF_IN + 64 * i, _MM_HINT_T0);
+}
+
+/* What bulk_kreg's loop computes (a constant at each use). */
+enum kreg_mode {
+    KREG_CTR,     /* E(counter) ^ P */
+    KREG_ECB_ENC, /* E(P) */
+    KREG_ECB_DEC, /* D(C) */
+    KREG_CBC_DEC, /* D(C_j) ^ C_(j-1) */
+    KREG_CFB_DEC  /* E(C_(j-1)) ^ C_j */
+};
+
+/* Vectors per iteration of bulk_kreg in mode m. */
+ENGINE_INLINE unsigned kreg_u(enum kreg_mode m)
+{
+    return m == KREG_CTR ? VAES_KREG_U_CTR : VAES_KREG_U;
+}
+
+/* x[0..n) = the counters from *cp onward, whitened with k0; *cp and *lop
+ * advanced by VW n (ctr_n's counters, with its be test done here). */
+ENGINE_INLINE void kreg_counters(vec *x, unsigned n, vec *cp, uint64_t *lop,
+                                 vec k0, vec sw)
+{
+    vec c = *cp;
+    if (VAES_CTR_BE && (*lop & 0xff) <= 256 - VW * n) { /* ctr_n's be */
+        const vec c0 = VI(shuffle_epi8)(c, sw);
+        for (unsigned i = 0; i < n; i++)
+            x[i] = v_xor(v_add64(c0, v_lanes((long long)(VW * i) << 56, 0, 0)),
+                         k0);
+        c = v_add64(c, v_lanes(0, VW * n, 0));
+    } else {
+        const vec step = v_lanes(0, VW, 0);
+        for (unsigned i = 0; i < n; i++) {
+            x[i] = v_xor(VI(shuffle_epi8)(c, sw), k0);
+            c = v_add64(c, step);
+        }
+    }
+    *cp = c;
+    *lop += VW * n;
+}
+
+/* The ciphertext blocks before vector i's: [prev's last block, C0 ..]
+ * for the first vector, an unaligned load from in + VB i - 16 for the
+ * others (as cbc_dec_n and cfb_dec_n). */
+ENGINE_INLINE vec kreg_prev(vec prev, const uint8_t *in, unsigned i)
+{
+    return i == 0 ? v_join(prev, v_loadu(in)) : v_loadu(in + VB * i - 16);
+}
+
+/*
+ * The bulk iterations of CTR, ECB, CBC and CFB128 decryption with every
+ * round key in a register for the whole loop (NR a constant: the rounds
+ * unrolled) and the input prefetched VAES_PF_IN bytes ahead, for an
+ * engine with registers for them (VAES_KREG: zmm, 32 registers; nr + 1
+ * keys, kreg_u(mode) data vectors and 2 more). The loops of ctr_n, ecb_n,
+ * cbc_dec_n and cfb_dec_n broadcast a round key per round and K_0 and
+ * K_nr per iteration, and count their rounds; here none of that is in
+ * the loop. One loop for the five: mode, a constant at each use, picks
+ * the cipher input (counters, or C_(j-1) for CFB) and what is folded
+ * into the last round key (P for CTR, C_(j-1) for CBC, C_j for CFB).
+ * Measured on Zen 5 (docs/engines/vaes.md, "CTR at 1 MiB and at the
+ * bound", "ECB and CBC decryption at the bound"). *cp is CTR's counter
+ * vector (and *lop the low half of the counter), or CBC's and CFB's
+ * previous ciphertext block (in its last lane); unused otherwise. Every
+ * load of an iteration precedes its stores, so in == out works. Returns
+ * the blocks left (< VW kreg_u(mode)); *cp, *lop, *outp, *inp advanced.
+ */
+ENGINE_INLINE size_t bulk_kreg(const uint8_t *rk, const unsigned NR,
+                               const enum kreg_mode mode, vec *cp,
+                               uint64_t *lop, uint8_t **outp,
+                               const uint8_t **inp, size_t nblocks)
+{
+    const int dec = mode == KREG_ECB_DEC || mode == KREG_CBC_DEC;
+    const unsigned n = kreg_u(mode);
+    vec k[15], prev = *cp;
+    uint8_t *out = *outp;
+    const uint8_t *in = *inp;
+    const vec sw = v_bcast(
+        _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
+
+    for (unsigned r = 0; r <= NR; r++)
+        k[r] = v_key(rk, r);
+    for (; nblocks >= VW * n; nblocks -= VW * n) {
+        vec x[KREG_UMAX];
+        bulk_prefetch(in, n);
+        if (mode == KREG_CTR)
+            kreg_counters(x, n, &prev, lop, k[0], sw);
+        else if (mode == KREG_CFB_DEC)
+            for (unsigned i = 0; i < n; i++)
+                x[i] = v_xor(kreg_prev(prev, in, i), k[0]);
+        else
+            for (unsigned i = 0; i < n; i++)
+                x[i] = v_xor(v_loadu(in + VB * i), k[0]);
+        /* Unrolled in full, or clang 14 keeps AES-256's rounds a loop
+         * over a stack copy of the keys, left in a dead frame. */
+        VAES_UNROLL_FULL
+        for (unsigned r = 1; r < NR; r++)
+            for (unsigned i = 0; i < n; i++) {
+                vec t = dec ? v_dec(x[i], k[r]) : v_enc(x[i], k[r]);
+                PIN(t);
+                x[i] = t;
+            }
+        for (unsigned i = 0; i < n; i++) {
+            if (mode == KREG_CTR || mode == KREG_CFB_DEC)
+                x[i] = v_enclast(x[i], v_xor(k[NR], v_loadu(in + VB * i)));
+            else if (mode == KREG_ECB_ENC)
+                x[i] = v_enclast(x[i], k[NR]);
+            else if (mode == KREG_ECB_DEC)
+                x[i] = v_declast(x[i], k[NR]);
+            else
+                x[i] = v_declast(x[i], v_xor(k[NR], kreg_prev(prev, in, i)));
+        }
+        if (mode == KREG_CBC_DEC || mode == KREG_CFB_DEC)
+            prev = v_loadu(in + VB * (n - 1));
+        for (unsigned i = 0; i < n; i++)
+            v_storeu(out + VB * i, x[i]);
+        in += VB * n;
+        out += VB * n;
+    }
+    *cp = prev, *outp = out, *inp = in;
+    return nblocks;
+}
+
+/* bulk_kreg with NR = nr, a constant in each call (the rounds unrolled
+ * per key size). A no-op without VAES_KREG or below one iteration. */
+ENGINE_INLINE size_t bulk_kreg_nr(const uint8_t *rk, unsigned nr,
+                                  const enum kreg_mode mode, vec *cp,
+                                  uint64_t *lop, uint8_t **outp,
+                                  const uint8_t **inp, size_t nblocks)
+{
+    if (!VAES_KREG || nblocks < VW * kreg_u(mode))
+        return nblocks;
+    if (nr == 10)
+        return bulk_kreg(rk, 10, mode, cp, lop, outp, inp, nblocks);
+    if (nr == 12)
+        return bulk_kreg(rk, 12, mode, cp, lop, outp, inp, nblocks);
+    return bulk_kreg(rk, 14, mode, cp, lop, outp, inp, nblocks);
+}
+
+/* ---------------------------------------------------------------------
  * ECB
  * ------------------------------------------------------------------- */
 
@@ -317,6 +493,12 @@ ENGINE_INLINE void ecb_n(const uint8_t *rk, unsigned nr, uint8_t *out,
 ENGINE_INLINE void ecb_bulk(const uint8_t *rk, unsigned nr, uint8_t *out,
                             const uint8_t *in, size_t nblocks, const int dec)
 {
+    vec none = VSI(setzero)();
+    uint64_t lo = 0;
+    /* whole iterations with the keys in registers, where the engine
+     * has the registers (VAES_KREG); the rest as before */
+    nblocks = bulk_kreg_nr(rk, nr, dec ? KREG_ECB_DEC : KREG_ECB_ENC, &none,
+                           &lo, &out, &in, nblocks);
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         ecb_n(rk, nr, out, in, U, 0, 0, dec);
         in += VB * U;
@@ -423,91 +605,6 @@ ENGINE_INLINE vec ctr_first(uint64_t hi, uint64_t lo)
                    v_lanes(0, 0, 1));
 }
 
-#ifndef VAES_CTR_KREG
-#define VAES_CTR_KREG 0
-#endif
-#if defined(__clang__)
-#define VAES_UNROLL_FULL _Pragma("clang loop unroll(full)")
-#else
-#define VAES_UNROLL_FULL _Pragma("GCC unroll 16")
-#endif
-#ifndef VAES_PF_IN
-#define VAES_PF_IN 0
-#endif
-
-/* The input lines of the iteration VAES_PF_IN bytes ahead fetched into
- * L1 (prefetcht0). The addresses depend on the pointers only; a prefetch
- * never faults, so reading past the end of in is harmless. */
-ENGINE_INLINE void bulk_prefetch(const uint8_t *in)
-{
-    for (unsigned i = 0; VAES_PF_IN && i < VB * U / 64; i++)
-        _mm_prefetch((const char *)in + VAES_PF_IN + 64 * i, _MM_HINT_T0);
-}
-
-/*
- * The bulk iterations of ctr_run with every round key in a register for
- * the whole loop (NR a constant: the rounds unrolled) and the input
- * prefetched VAES_PF_IN bytes ahead, for an engine with registers for
- * them (VAES_CTR_KREG: zmm, 32 registers). The loop of ctr_n broadcasts
- * a round key per round and K_0, K_nr and the byte-swap mask per
- * iteration, and counts its rounds; here none of that is in the loop.
- * Measured on Zen 5 (docs/engines/vaes.md, "CTR at 1 MiB and at the
- * bound"): AES-128 16 KiB 3-6% fewer TSC cycles, 1 MiB 3% (most of it
- * the prefetch, which helps only together with this loop); aesir-bench
- * 16 KiB 87% -> 95% of the AES bound. Counters as ctr_n's. Returns the
- * blocks left (< VW U); *cp, *lop, *outp, *inp advanced.
- */
-ENGINE_INLINE size_t ctr_kreg(const uint8_t *rk, const unsigned NR, vec *cp,
-                              uint64_t *lop, uint8_t **outp,
-                              const uint8_t **inp, size_t nblocks)
-{
-    vec k[15], c = *cp;
-    uint64_t lo = *lop;
-    uint8_t *out = *outp;
-    const uint8_t *in = *inp;
-    const vec sw = v_bcast(
-        _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0));
-
-    for (unsigned r = 0; r <= NR; r++)
-        k[r] = v_key(rk, r);
-    for (; nblocks >= VW * U; nblocks -= VW * U) {
-        vec x[U];
-        bulk_prefetch(in);
-        if (VAES_CTR_BE && (lo & 0xff) <= 256 - VW * U) { /* ctr_n's be */
-            const vec c0 = VI(shuffle_epi8)(c, sw);
-            for (unsigned i = 0; i < U; i++)
-                x[i] =
-                    v_xor(v_add64(c0, v_lanes((long long)(VW * i) << 56, 0, 0)),
-                          k[0]);
-            c = v_add64(c, v_lanes(0, VW * U, 0));
-        } else {
-            const vec step = v_lanes(0, VW, 0);
-            for (unsigned i = 0; i < U; i++) {
-                x[i] = v_xor(VI(shuffle_epi8)(c, sw), k[0]);
-                c = v_add64(c, step);
-            }
-        }
-        /* Unrolled in full, or clang 14 keeps AES-256's rounds a loop
-         * over a stack copy of the keys, left in a dead frame. */
-        VAES_UNROLL_FULL
-        for (unsigned r = 1; r < NR; r++)
-            for (unsigned i = 0; i < U; i++) {
-                vec t = v_enc(x[i], k[r]);
-                PIN(t);
-                x[i] = t;
-            }
-        for (unsigned i = 0; i < U; i++)
-            x[i] = v_enclast(x[i], v_xor(k[NR], v_loadu(in + VB * i)));
-        for (unsigned i = 0; i < U; i++)
-            v_storeu(out + VB * i, x[i]);
-        lo += VW * U;
-        in += VB * U;
-        out += VB * U;
-    }
-    *cp = c, *lop = lo, *outp = out, *inp = in;
-    return nblocks;
-}
-
 /* nblocks counters from the 128-bit counter hi:lo, whose low 64 bits do
  * not wrap on the way. */
 ENGINE_INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi,
@@ -516,14 +613,7 @@ ENGINE_INLINE void ctr_run(const uint8_t *rk, unsigned nr, uint64_t hi,
 {
     vec c = ctr_first(hi, lo);
 
-    if (VAES_CTR_KREG && nblocks >= VW * U) {
-        if (nr == 10)
-            nblocks = ctr_kreg(rk, 10, &c, &lo, &out, &in, nblocks);
-        else if (nr == 12)
-            nblocks = ctr_kreg(rk, 12, &c, &lo, &out, &in, nblocks);
-        else
-            nblocks = ctr_kreg(rk, 14, &c, &lo, &out, &in, nblocks);
-    }
+    nblocks = bulk_kreg_nr(rk, nr, KREG_CTR, &c, &lo, &out, &in, nblocks);
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         /* The last byte of the first counter; VW U - 1 more must fit. */
         if (VAES_CTR_BE && (lo & 0xff) <= 256 - VW * U)
@@ -714,6 +804,7 @@ ENGINE_INLINE void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16],
     const uint8_t *rk = rkv;
     __m128i next_iv;
     vec prev;
+    uint64_t lo = 0;
 
     if (nblocks == 0)
         return;
@@ -727,6 +818,8 @@ ENGINE_INLINE void dec_chained(const void *rkv, unsigned nr, uint8_t iv[16],
     }
     next_iv = _mm_loadu_si128((const __m128i *)(in + 16 * (nblocks - 1)));
     prev = v_bcast(_mm_loadu_si128((const __m128i *)iv));
+    nblocks = bulk_kreg_nr(rk, nr, cfb ? KREG_CFB_DEC : KREG_CBC_DEC, &prev,
+                           &lo, &out, &in, nblocks);
     for (; nblocks >= VW * U; nblocks -= VW * U) {
         if (cfb)
             cfb_dec_n(rk, nr, &prev, out, in, U, 0, 0);
