@@ -576,8 +576,8 @@ static int run(const struct gcm_key_state *k, unsigned phase, const uint8_t *iv,
         /* a full tag of a seal goes straight to the caller (it is
          * public), without a copy and a wipe */
         uint8_t *dst = phase == GCM_PH_ENC && tag_len == 16 ? tag_out : t;
-        const struct aesir_gcm_msg m = {iv,  aad, aad_len, out,
-                                        in,  len, dst,     phase == GCM_PH_DEC};
+        const struct aesir_gcm_msg m = {iv, aad, aad_len, out,
+                                        in, len, dst,     phase == GCM_PH_DEC};
         if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
             if (dst == tag_out)
                 return AESIR_OK;
@@ -649,8 +649,8 @@ static int fast_ok(const struct gcm_key_state *k, const uint8_t *iv,
                    size_t iv_len, const uint8_t *aad, size_t aad_len,
                    const void *out, const void *in, size_t len)
 {
-    return k != NULL && k->fused_short != NULL && iv_len == 12 &&
-           iv != NULL && out != NULL && (in != NULL || len == 0) &&
+    return k != NULL && k->fused_short != NULL && iv_len == 12 && iv != NULL &&
+           out != NULL && (in != NULL || len == 0) &&
            (aad != NULL || aad_len == 0) &&
            (uint64_t)(len | aad_len) >> 32 == 0;
 }
@@ -669,8 +669,8 @@ int aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
     if (fast_ok(k, iv, iv_len, aad, aad_len, out, in, in_len) &&
         out_len != NULL && out_cap >= 16 && out_cap - 16 >= in_len) {
         const struct aesir_key_state *ks = aes_of(k);
-        const struct aesir_gcm_msg m = {iv, aad, aad_len, out, in, in_len,
-                                        out + in_len, 0};
+        const struct aesir_gcm_msg m = {iv, aad,    aad_len,      out,
+                                        in, in_len, out + in_len, 0};
         if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
             *out_len = in_len + 16;
             return AESIR_OK;
@@ -707,12 +707,12 @@ int aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
     /* the common case (fast_ok) in one kernel call: the tag copied
      * before out (which may be in) is written, the computed tag compared
      * in constant time, then wiped; on a mismatch out is zeroed */
-    if (fast_ok(k, iv, iv_len, aad, aad_len, out, in, in_len) &&
-        in_len >= 16 && out_cap >= in_len - 16) {
+    if (fast_ok(k, iv, iv_len, aad, aad_len, out, in, in_len) && in_len >= 16 &&
+        out_cap >= in_len - 16) {
         const struct aesir_key_state *ks = aes_of(k);
         uint8_t t[16];
-        const struct aesir_gcm_msg m = {iv, aad, aad_len, out, in, in_len - 16,
-                                        t, 1};
+        const struct aesir_gcm_msg m = {iv, aad,         aad_len, out,
+                                        in, in_len - 16, t,       1};
         len = in_len - 16;
         memcpy(tag, in + len, 16);
         if (k->fused_short(ks->rk_enc, ks->nr, k->hk, &m) == AESIR_OK) {
