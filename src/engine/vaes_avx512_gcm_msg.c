@@ -23,10 +23,13 @@
  * hashed as one sum with a single reduction: block i of the rb = ceil(r /
  * 16) blocks takes K_(rb + 1 - i), the length block K_1. Only rb = 32 (r =
  * 497 .. 511) has no room for the length block among the 32 powers: it
- * then follows with a product and a reduction of its own.
+ * then follows with a product and a reduction of its own; so does the
+ * length block after data that ends on a batch, except in encryption of
+ * 8 KiB or more (g5_hash_fin).
  *
  * Round keys: for messages of 8 KiB or more they are broadcast once into
- * a buffer of 64-byte keys, which the batches load (G5_WIDE_MIN).
+ * a buffer of 64-byte keys in the kernel's frame, which the batches load
+ * (G5_WIDE_MIN); the stack wipe after the kernel clears it (G5M_STACK_WIDE).
  *
  * CPU: the bulk kernels' (vaes_avx512_gcm.c) and AVX512-VBMI: the hash
  * of each batch makes its byte reversal and Karatsuba halves with two
@@ -93,6 +96,89 @@ ENGINE_INLINE void g5_hash_one(struct g5_state *s, __m128i x)
     s->acc =
         gx_mul(_mm_xor_si128(s->acc, x),
                _mm_loadu_si128((const __m128i *)(const void *)(s->hk + 496)));
+}
+
+/*
+ * Encryption of a long message whose data ends on a batch (len a
+ * multiple of 512 from G5_WIDE_MIN on: 16 KiB, 1 MiB): the last batch,
+ * hashed after the loop with nothing beside it, and the length block as
+ * one group of 33 blocks with one reduction: block i of the batch takes
+ * H^(34 - i), the length block H. Otherwise the batch's sum is reduced
+ * and the length block follows with a product and a reduction of its
+ * own: two reductions in a row at the message's end (16 KiB AES-256
+ * seal: 0.3-0.5 points of the GCM bound). Decryption keeps that order:
+ * a last batch of its own in the loop changed gcc 12's code for the loop
+ * and cost 2.5 points at 16 KiB and 1 MiB. The key area holds
+ * K_32 .. K_1 only, so the batch takes the table shifted by one entry
+ * (vector v at hk - 16 + 64 v), and vector 0 [K_33 K_32 K_31 K_30] and
+ * its Karatsuba halves are made once per message (g5_fin_make, K_33 =
+ * K_32 K_1) at its start, where the first batch's rounds leave the
+ * carry-less multiplier idle, into two more 64-byte slots of the
+ * broadcast-key buffer (wiped with it).
+ */
+#define G5_FIN 15 /* the slots' index in kw, after the round keys */
+
+ENGINE_INLINE void g5_fin_make(const uint8_t *hk, uint8_t *kw)
+{
+    const __m128i k33 =
+        gx_mul(_mm_loadu_si128((const __m128i *)(const void *)hk),
+               _mm_loadu_si128((const __m128i *)(const void *)(hk + 496)));
+    const __mmask64 up = ~(__mmask64)0xffff; /* lanes 1..3 */
+
+    _mm512_store_si512(
+        (void *)(kw + 64 * G5_FIN),
+        _mm512_inserti32x4(_mm512_maskz_loadu_epi8(up, hk - 16), k33, 0));
+    _mm512_store_si512(
+        (void *)(kw + 64 * (G5_FIN + 1)),
+        _mm512_inserti32x4(
+            _mm512_maskz_loadu_epi8(up, hk + GX_VP512_HALVES - 16),
+            _mm_xor_si128(k33, _mm_shuffle_epi32(k33, 0x4e)), 0));
+}
+
+/* The powers (halves: their halves) of vector v of the shifted group. */
+ENGINE_INLINE vec g5_fin_key(const struct g5_state *s, unsigned v,
+                             const int halves)
+{
+    if (v == 0)
+        return _mm512_load_si512(
+            (const void *)(s->rk + 64 * (G5_FIN + (unsigned)halves)));
+    return g5_loadu(s->hk + (halves ? GX_VP512_HALVES : 0) - 16 + 64 * v);
+}
+
+/* g5_hpair (vaes_avx512_gcm_batch.h) with the shifted group's powers. */
+ENGINE_INLINE void g5_fin_pair(struct gx5_sums *a, const struct g5_state *s,
+                               const uint8_t *h, unsigned j)
+{
+    const unsigned v = G5_HV(j), w = G5_HV(j + 1);
+    const vec dv = g5_hraw(s, h, v), dw = g5_hraw(s, h, w);
+    const vec kv = g5_fin_key(s, v, 0), kw = g5_fin_key(s, w, 0);
+    const vec lo = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[0]), dw);
+    const vec hi = _mm512_permutex2var_epi8(
+        dv, _mm512_load_si512((const void *)g5_perm[1]), dw);
+    const vec m = _mm512_xor_si512(lo, hi);
+    struct g5_prod p, q;
+
+    p.lo = _mm512_clmulepi64_epi128(lo, kv, 0x00);
+    p.hi = _mm512_clmulepi64_epi128(hi, kv, 0x10);
+    p.mid = _mm512_clmulepi64_epi128(m, g5_fin_key(s, v, 1), 0x00);
+    q.lo = _mm512_clmulepi64_epi128(lo, kw, 0x01);
+    q.hi = _mm512_clmulepi64_epi128(hi, kw, 0x11);
+    q.mid = _mm512_clmulepi64_epi128(m, g5_fin_key(s, w, 1), 0x01);
+    g5_add2(a, &p, &q, j == 0);
+}
+
+/* Encryption's last hash: the batch at h (the last) and the length
+ * block, one reduction. */
+ENGINE_INLINE void g5_hash_fin(struct g5_state *s, const uint8_t *h,
+                               __m128i len_blk)
+{
+    struct gx5_sums a;
+    G5_UNROLL
+    for (unsigned j = 0; j < G5_V; j += 2)
+        g5_fin_pair(&a, s, h, j);
+    g5_mul_k1(&a, len_blk, s->hk);
+    s->acc = gx5_finish(&a);
 }
 
 /*
@@ -179,8 +265,8 @@ ENGINE_INLINE __m128i g5_ekj0(const uint8_t *rk, const unsigned nr, __m128i j0)
 }
 
 /* The data (len > 0 bytes) and the length block; wide (a constant): the
- * round keys broadcast into kw first (and wiped after), for long
- * messages (G5_WIDE_MIN). */
+ * round keys broadcast into kw first, for long messages (G5_WIDE_MIN;
+ * kw lies in the kernel's frame, which the entry point wipes). */
 ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
                            const unsigned nr, uint8_t *out, const uint8_t *in,
                            size_t len, __m128i len_blk, uint8_t *kw,
@@ -196,6 +282,8 @@ ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
                 (void *)(kw + 64 * r),
                 g5_bcast(_mm_load_si128(
                     (const __m128i *)(const void *)(rk + 16 * r))));
+        if (!dec && len % (16 * G5_B) == 0)
+            g5_fin_make(s->hk, kw);
         s->rk = kw;
     }
     s->wide = wide;
@@ -215,6 +303,10 @@ ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
         }
     }
     if (len == 0) {
+        if (wide && !dec) {
+            g5_hash_fin(s, prev, len_blk);
+            return;
+        }
         if (prev != NULL)
             g5_hash_batch(s, prev);
         g5_hash_one(s, len_blk);
@@ -223,11 +315,6 @@ ENGINE_INLINE void g5_data(struct g5_state *s, const uint8_t *rk,
     g5_last(s, nr, out, in, len, (n) <= G5_V ? (n) : G5_V, prev, dec, len_blk)
         G5_TAILS((len + 63) / 64, LAST)
 #undef LAST
-    }
-    if (wide) {
-        G5_UNROLL
-        for (unsigned r = 0; r <= nr; r++)
-            _mm512_store_si512((void *)(kw + 64 * r), _mm512_setzero_si512());
     }
 }
 
@@ -242,8 +329,12 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
                           const uint8_t *hk, const uint8_t iv[12],
                           const uint8_t *aad, size_t aad_len, uint8_t *out,
                           const uint8_t *in, size_t len, uint8_t tag[16],
-                          uint8_t *kw, const int dec)
+                          const int dec, const int wide)
 {
+    /* wide: the round keys broadcast (g5_key), wiped with this frame
+     * (G5M_STACK_WIDE); the other kernels have no use for it and the
+     * compilers drop it from their frames */
+    _Alignas(64) uint8_t kw[64 * (G5_FIN + 2)];
     struct g5_state s;
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
@@ -270,39 +361,92 @@ ENGINE_INLINE void g5_msg(const uint8_t *rk, const unsigned nr,
         g5_hash_aad(&s, aad, aad_len, len == 0, len_blk);
     else if (len == 0)
         g5_hash_one(&s, len_blk);
-    if (len >= G5_WIDE_MIN)
+    if (wide == 2 && len >= G5_WIDE_MIN)
         g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 1);
     else if (len != 0)
-        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, 0);
+        g5_data(&s, rk, nr, out, in, len, len_blk, kw, dec, wide & 1);
     _mm_storeu_si128(
         (__m128i *)(void *)tag,
         _mm_xor_si128(_mm_shuffle_epi8(s.acc, gx_rev_mask()), ekj0));
 }
 
-#define G5M_FN(name, nr, dec)                                                  \
+/* The kernels: for each nr and direction one for messages from
+ * G5_WIDE_MIN on (the broadcast keys in its frame, which then needs the
+ * longer wipe) and one for the others, whose frame is small. wide: 0
+ * short messages only, 1 long ones only, 2 either (by len). Which one a
+ * long kernel is was measured (gcc 12; docs/modes/gcm.md): the long
+ * decryption kernels and AES-128 encryption are of the last kind, whose
+ * loop gcc compiles faster than that of a function with the long path
+ * alone (AES-256 open 16 KiB 88.2% of the GCM bound against 85.5%;
+ * AES-128 seal 16 KiB and 1 MiB 4.5% and 3.5% faster); AES-256
+ * encryption is the other way round (seal 16 KiB 87.5% against 84.6%),
+ * AES-192 encryption the same either way. */
+#define G5M_FN(name, nr, dec, wide)                                            \
     __attribute__((noinline)) ENGINE_FN void name(                             \
         const uint8_t *rk, const uint8_t *hk, const uint8_t iv[12],            \
         const uint8_t *aad, size_t aad_len, uint8_t *out, const uint8_t *in,   \
-        size_t len, uint8_t tag[16], uint8_t *kw)                              \
+        size_t len, uint8_t tag[16])                                           \
     {                                                                          \
-        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, kw, dec);      \
+        g5_msg(rk, nr, hk, iv, aad, aad_len, out, in, len, tag, dec, wide);    \
     }
-G5M_FN(g5_msg_enc10, 10, 0)
-G5M_FN(g5_msg_enc12, 12, 0)
-G5M_FN(g5_msg_enc14, 14, 0)
-G5M_FN(g5_msg_dec10, 10, 1)
-G5M_FN(g5_msg_dec12, 12, 1)
-G5M_FN(g5_msg_dec14, 14, 1)
+G5M_FN(g5_msg_enc10, 10, 0, 0)
+G5M_FN(g5_msg_enc12, 12, 0, 0)
+G5M_FN(g5_msg_enc14, 14, 0, 0)
+G5M_FN(g5_msg_dec10, 10, 1, 0)
+G5M_FN(g5_msg_dec12, 12, 1, 0)
+G5M_FN(g5_msg_dec14, 14, 1, 0)
+G5M_FN(g5_msgw_enc10, 10, 0, 2)
+G5M_FN(g5_msgw_enc12, 12, 0, 1)
+G5M_FN(g5_msgw_enc14, 14, 0, 1)
+G5M_FN(g5_msgw_dec10, 10, 1, 2)
+G5M_FN(g5_msgw_dec12, 12, 1, 2)
+G5M_FN(g5_msgw_dec14, 14, 1, 2)
 
-/* The whole-message kernels' frames (-fstack-usage): gcc 12 136..200
- * bytes, clang 14 152..216 (saved registers, a few spill slots). They
- * were 950 and 1288 before the bulk batch needed fewer registers (nine
- * zmm spilled, round keys and E_K(J0) among them) and the wipe 1600
- * bytes. The wipe covers the larger plus 256, rounded to 64 (stack_wipe.h's
- * rule; test_residue checks it for both compilers); each 512 bytes cost
- * some 10 TSC cycles per message. The broadcast round keys (kw, in this
- * function's own frame, above the kernels') are wiped by the kernels. */
+/*
+ * The wipes' sizes. -fstack-usage gives the short kernels gcc 12
+ * 72..136 bytes, clang 14 136..216 (saved registers, a few spill slots),
+ * the long ones (with the broadcast keys, kw: 1088 bytes, 64-byte
+ * aligned) gcc 12 1352..1608, clang 14 1400..1464; stack_wipe.h's rule
+ * (the larger plus 256, rounded to 64) would give 512 and 1920. A throwaway
+ * check (docs/modes/gcm.md, "GCM AES-256 at 16 KiB": seal or open through
+ * this entry point, then look through 8 KiB of dead stack for any round
+ * key or hash-key entry) still found one hash-key entry some 2.1 KiB
+ * down after a long open (gcc) and round keys down to 2.1 KiB after
+ * short opens (clang) with those sizes, where the frames say nothing
+ * lies; not found why. With 2304 it finds none; so 2304 for the long
+ * kernels, and for the short ones under clang; gcc's short kernels are
+ * clean at 512. test_residue (messages up to 2048 bytes) passes for
+ * both compilers.
+ */
+#if defined(__clang__)
+#define G5M_STACK 2304
+#else
 #define G5M_STACK 512
+#endif
+#define G5M_STACK_WIDE 2304
+
+/*
+ * g5_wipe_<n>: zeroes n bytes of stack below the caller's frame, where
+ * the kernel's frame was (aesir_wipe_stack's technique, internal.h),
+ * with n / 64 zmm stores of its own. aesir_wipe_stack (glibc's memset of
+ * a variable size) cost some 25 TSC cycles per message for 512 bytes
+ * here, these stores next to nothing (Zen 5, 16 KiB seal and open;
+ * docs/modes/gcm.md, "GCM AES-256 at 16 KiB"). Out of line, so that b
+ * lies where the kernel's frame did; the asm makes the stores
+ * observable.
+ */
+#define G5M_WIPE(name, n)                                                      \
+    __attribute__((noinline)) ENGINE_FN void name(void)                        \
+    {                                                                          \
+        uint8_t b[n];                                                          \
+        for (unsigned i = 0; i < (n) / 64; i++) {                              \
+            _mm512_storeu_si512((void *)(b + 64 * i), _mm512_setzero_si512()); \
+            /* one store per step: gcc made the loop a rep stos */             \
+            __asm__ volatile("" : : "r"(b) : "memory");                        \
+        }                                                                      \
+    }
+G5M_WIPE(g5_wipe_short, G5M_STACK)
+G5M_WIPE(g5_wipe_wide, G5M_STACK_WIDE)
 
 int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               const uint8_t iv[12], const uint8_t *aad,
@@ -310,32 +454,38 @@ int aesir_vaes_avx512_gcm_msg(const void *rk, unsigned nr, const void *hk,
                               size_t len, uint8_t tag[16], int decrypt)
 {
     const uint8_t *k = ENGINE_RK(rk), *h = (const uint8_t *)hk;
-    /* the round keys broadcast (g5_key), here so that the kernels' frames
-     * stay where the stack wipe's bound says; the kernels wipe it */
-    _Alignas(64) uint8_t kw[64 * 15];
 
     /* every CPU with VAES and AVX-512 so far has VBMI too; without it
      * (or with it masked by AESIR_CPU_DISABLE) gcm.c's general path,
      * on the bulk kernels, does the message */
     if (!(aesir_cpu_features() & AESIR_CPU_AVX512VBMI))
         return -1;
-    if (decrypt) {
-        if (nr == 10)
-            g5_msg_dec10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
-        else if (nr == 12)
-            g5_msg_dec12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
-        else
-            g5_msg_dec14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+#define G5M_CALL(pre)                                                          \
+    do {                                                                       \
+        if (decrypt) {                                                         \
+            if (nr == 10)                                                      \
+                pre##dec10(k, h, iv, aad, aad_len, out, in, len, tag);         \
+            else if (nr == 12)                                                 \
+                pre##dec12(k, h, iv, aad, aad_len, out, in, len, tag);         \
+            else                                                               \
+                pre##dec14(k, h, iv, aad, aad_len, out, in, len, tag);         \
+        } else {                                                               \
+            if (nr == 10)                                                      \
+                pre##enc10(k, h, iv, aad, aad_len, out, in, len, tag);         \
+            else if (nr == 12)                                                 \
+                pre##enc12(k, h, iv, aad, aad_len, out, in, len, tag);         \
+            else                                                               \
+                pre##enc14(k, h, iv, aad, aad_len, out, in, len, tag);         \
+        }                                                                      \
+    } while (0)
+    if (len >= G5_WIDE_MIN) {
+        G5M_CALL(g5_msgw_);
+        g5_wipe_wide();
     } else {
-        if (nr == 10)
-            g5_msg_enc10(k, h, iv, aad, aad_len, out, in, len, tag, kw);
-        else if (nr == 12)
-            g5_msg_enc12(k, h, iv, aad, aad_len, out, in, len, tag, kw);
-        else
-            g5_msg_enc14(k, h, iv, aad, aad_len, out, in, len, tag, kw);
+        G5M_CALL(g5_msg_);
+        g5_wipe_short();
     }
-    __asm__ volatile("" : : "r"(kw) : "memory");
-    aesir_wipe_stack(G5M_STACK);
+#undef G5M_CALL
     return 0;
 }
 
