@@ -146,9 +146,9 @@ struct bench_cell {
     int valid;
     double ticks; /* per message: median round, best pass */
     double core;  /* core cycles per message, < 0 when unknown */
-    /* core clock / tick rate while the best pass's row ran (perf, or the
-     * add chain before and after it), <= 0 when unknown: bound cells are
-     * judged at the row's own clock, not the limit row's */
+    /* core clock / tick rate around the best pass's row (perf, or the add
+     * chain before and after it), <= 0 when unknown; recorded in the JSON,
+     * not used to judge bound cells (see bench_bound_fraction) */
     double core_per_tick;
     unsigned rounds; /* rounds the median was taken over */
     unsigned reruns; /* rounds run again (preempted / outliers) */

@@ -304,9 +304,12 @@ static int bound_of(const struct bench_bound *b, enum bench_op op,
     return b->valid;
 }
 
-/* Fraction of the bound reached: bound cycles / measured cycles, in core
- * cycles (perf's, or the cell's TSC cycles at the core clock sampled around
- * its own row), else in TSC cycles, which assumes the limit row's clock. */
+/* Fraction of the bound reached: bound cycles / measured cycles, in the
+ * same clock (core cycles when perf gave them, else TSC cycles, which
+ * assumes the limit row's clock). Not the add-chain clock sampled around
+ * the cell's row (c->core_per_tick): on a Zen 5 VM it read 2-6% above
+ * the clock the vector code ran at (docs/PERFORMANCE.md, the note on
+ * core_per_tick). */
 double bench_bound_fraction(const struct bench_run *r,
                             const struct bench_cell *c, enum bench_op op,
                             size_t size, unsigned k,
@@ -318,8 +321,6 @@ double bench_bound_fraction(const struct bench_run *r,
         return -1;
     if (r->clock.perf_ok && c->core > 0 && core[k] > 0)
         return core[k] / bench_cell_cpb_core(c, size);
-    if (r->clock.has_tsc && c->core_per_tick > 0 && core[k] > 0)
-        return core[k] / (bench_cell_cpb_tsc(r, c, size) * c->core_per_tick);
     if (r->clock.has_tsc && tsc[k] > 0)
         return tsc[k] / bench_cell_cpb_tsc(r, c, size);
     return gbps[k] > 0 ? bench_cell_gbps(r, c, size) / gbps[k] : -1;
@@ -578,9 +579,6 @@ void bench_print_tables(const struct bench_run *r, FILE *f, int cpb,
                 b->saturated ? ""
                              : " -- NOT saturated: too low a "
                                "rate, the bound is loose");
-    if (b != NULL && b->valid && !r->clock.perf_ok && r->clock.chain_ok)
-        fprintf(f, "bound fractions: in core cycles, each row at the core "
-                   "clock sampled before and after it (add chain)\n");
     if (b != NULL && b->gcm_valid &&
         (r->cfg.ops & (BENCH_OP_BIT(OP_GCM_ENC) | BENCH_OP_BIT(OP_GCM_DEC))))
         fprintf(f,

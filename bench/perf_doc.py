@@ -56,17 +56,27 @@ def fmt3(v):
     return "%.0f" % v
 
 
+CLOCK_NOTE = (
+    "Without a core cycle counter a fraction of a bound is a ratio of TSC "
+    "cycles, which assumes the clock of the limit row. aesir-bench also "
+    "records an add-chain estimate of the core clock before and after "
+    "every row (core_per_tick in results.json); it is not used: on the "
+    "Zen 5 VM of 2026-11-27 it read 2-6% above the limit row's while "
+    "the TSC ratios agreed within about 1 point with shares timed in one "
+    "process, the bound and the calls interleaved (ecb AES-128 16 KiB "
+    "99.5% by TSC, 97.9% at the row's add-chain clock, 99.1-99.6% in "
+    "one process; docs/engines/vaes.md, docs/modes/ocb.md, "
+    "docs/modes/xts.md): scalar adds run at a higher clock than the "
+    "vector code around them.")
+
+
 def bound_share(c, b):
-    """The fraction of bound b that cell c reaches, in core cycles per
-    byte: perf's core cycles where the run had them, else the cell's TSC
-    cycles at the core clock aesir-bench sampled around the cell's own row
-    (core_per_tick: the clock of this VM drifts 4.0-4.4 GHz within a run,
-    and the limit row is measured once), else TSC cycles or GB/s (which
-    assume the limit row's clock)."""
+    """The fraction of bound b that cell c reaches: in core cycles per
+    byte where the run had perf's core cycles, else in TSC cycles (which
+    assumes the limit row's clock), else GB/s. Not at the add-chain clock
+    aesir-bench records around each row (core_per_tick): see CLOCK_NOTE."""
     if c.get("cpb_core") and b.get("cpb_core"):
         return b["cpb_core"] / c["cpb_core"]
-    if c.get("core_per_tick") and c.get("cpb_tsc") and b.get("cpb_core"):
-        return b["cpb_core"] / (c["cpb_tsc"] * c["core_per_tick"])
     if c.get("cpb_tsc") and b.get("cpb_tsc"):
         return b["cpb_tsc"] / c["cpb_tsc"]
     return c["gbps"] / b["gbps"]
@@ -151,14 +161,11 @@ def header(meta, limit):
         "bound* the fraction of the limit row's bound it reaches (the AES "
         "bound; for gcm-enc and gcm-dec, GCM-SIV and XAES-256-GCM the GCM "
         "bound; for CMAC, CCM and SIV the one-chain latency bound; none for "
-        "gmac, ghash, KW and AEGIS), in core cycles per byte: where "
-        "there is no core cycle counter, a cell's TSC cycles are converted "
-        "at the core clock aesir-bench sampled (add chain) before and "
-        "after that cell's row, since the clock drifts within a run and "
-        "the limit row is measured once. ~ marks a figure measured while the machine was busy "
-        "(fewer than half its rounds clean in every pass)."
+        "gmac, ghash, KW and AEGIS). %s ~ marks a figure measured while "
+        "the machine was busy (fewer than half its rounds clean in every "
+        "pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
-           "TSC cycles (no core cycle counter here)"),
+           "TSC cycles (no core cycle counter here)", CLOCK_NOTE),
     ]
     if limit:
         lines += ["", "## Limit row", "", "```", limit, "```"]
@@ -437,10 +444,8 @@ def targets(data, ks):
             "GB/s unless marked; the ratio is ours divided by the figure "
             "compared with, or for a bound the fraction of it reached. "
             "Ratios within a few percent of 1 are parity: they move by "
-            "about that much from run to run on this shared machine. "
-            "Fractions of a bound are in core cycles, each cell at the "
-            "core clock sampled around its own row (the GB/s shown for a "
-            "bound are at the limit row's clock)." % me,
+            "about that much from run to run on this shared machine. The "
+            "bound fractions assume the limit row's core clock (above)." % me,
             "",
             "| target cell | asks | aesir | against | ratio | |",
             "|---|---|---:|---|---:|---|"] + rows
