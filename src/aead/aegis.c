@@ -379,8 +379,8 @@ int aesir_aegis_init_ex(aesir_aegis_key *key, int variant, const uint8_t *k,
         if (e->aegis(variant, zk, zk, NULL, 0, NULL, NULL, 0, t, 16, 0) == 0) {
             /* the variant's own kernel when the engine offers it: no
              * switch and no stack wipe per call */
-            aesir_aegis_fn f = e->aegis_for != NULL ? e->aegis_for(variant)
-                                                    : NULL;
+            aesir_aegis_fn f =
+                e->aegis_for != NULL ? e->aegis_for(variant) : NULL;
             st->kernel = f != NULL ? f : e->aegis;
             st->path = AEGIS_PATH_KERNEL;
         }

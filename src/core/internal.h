@@ -280,8 +280,8 @@ typedef void (*aesir_ocb_whole_fn)(const void *rk_enc, const void *rk_dec,
                                    unsigned nr, const uint8_t *l,
                                    uint64_t nonce_hi, uint64_t nonce_lo,
                                    unsigned bottom, const uint8_t sum[16],
-                                   uint8_t *out, const uint8_t *in,
-                                   size_t len, uint8_t tag[16], int decrypt);
+                                   uint8_t *out, const uint8_t *in, size_t len,
+                                   uint8_t tag[16], int decrypt);
 
 /*
  * aegis_update: whole rate blocks (32 D bytes for the AEGIS-128L family,

@@ -487,8 +487,7 @@ AK_NAME(b)(const uint8_t *key, const uint8_t *nonce, const uint8_t *aad,
         }
         if (i < len) { /* DecPartial (4.8): the plaintext zero-padded */
 #ifdef AK_LOADN
-            const AK_V m =
-                AK_CUTN(AK_ZX_B(AK_LOADN(in + i, len - i)), len - i);
+            const AK_V m = AK_CUTN(AK_ZX_B(AK_LOADN(in + i, len - i)), len - i);
             AK_STOREN(out + i, m, len - i);
             AK_UPDATE_B(m);
 #else

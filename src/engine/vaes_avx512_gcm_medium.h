@@ -356,8 +356,7 @@ _Static_assert(GS_PRE <= GS_IMAX && 4 * GS_PRE <= GS_POWERS, "GS_PRE");
 GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
                          const uint8_t iv[12], const uint8_t *aad,
                          size_t aad_len, uint8_t *out, const uint8_t *in,
-                         size_t len, uint8_t tag[16], int decrypt,
-                         unsigned pre)
+                         size_t len, uint8_t tag[16], int decrypt, unsigned pre)
 {
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
@@ -375,7 +374,11 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     __m512i base, o[GS_IMAX];
     uint32_t w2;
 
-    out += pb, in += pb, len -= pb;
+    /* in and out may be NULL when len is 0 (GMAC with long additional
+     * data comes here): NULL + 0 is undefined in C (clang's UBSan,
+     * fuzz_gcm), so move them only past a first stage */
+    if (pre != 0)
+        out += pb, in += pb, len -= pb;
     n = (len + 15) / 16, S = (len + GS_SBYTES - 1) / GS_SBYTES;
     nl = S != 0 ? n - GS_SB * (S - 1) : 0;
     gl = (unsigned)((nl + 3) / 4);
@@ -428,8 +431,8 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     /* encryption; iteration 0 hashes the first stage (pre != 0) or
      * nothing */
     if (pre != 0)
-        gs_enc_iter(rk, nr, base, 0, NULL, out0, in - pb, pb, 1, out0, hk,
-                    &acc, &s, NULL, pre, 0);
+        gs_enc_iter(rk, nr, base, 0, NULL, out0, in - pb, pb, 1, out0, hk, &acc,
+                    &s, NULL, pre, 0);
     if (S == 1) {
         /* one stage: its rounds, then its products */
 #define LAST(g)                                                                \

@@ -329,13 +329,12 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     s.lo = s.hi = s.mid = _mm512_setzero_si512();
     gs_keystream(rk, nr, iv, ks, G, &ekj0);
     for (unsigned i = 0; i < a; i += 4)
-        gs_mul_add(
-            &s,
-            safe ? gs_load(aad + 16 * i, aad_len - 16 * i,
-                           gs_mask(aad_len, i / 4))
-                 : _mm512_maskz_loadu_epi8(gs_mask(aad_len, i / 4),
-                                           aad + 16 * i),
-            pw + 16 * i);
+        gs_mul_add(&s,
+                   safe ? gs_load(aad + 16 * i, aad_len - 16 * i,
+                                  gs_mask(aad_len, i / 4))
+                        : _mm512_maskz_loadu_epi8(gs_mask(aad_len, i / 4),
+                                                  aad + 16 * i),
+                   pw + 16 * i);
     GS_UNROLL
     for (unsigned g = 0; g < G; g++) {
         __mmask64 k = gs_mask(len, g);
@@ -437,8 +436,8 @@ gs_long(const void *rk, unsigned nr, const void *hk,
     uint8_t *out = m->out, *tag = m->tag;
     int decrypt = m->decrypt;
     if (len <= GS_MEDIUM && aad_len <= GS_MAX_AAD) {
-        gs_medium_body(ENGINE_RK(rk), nr, (const uint8_t *)hk, iv, aad,
-                       aad_len, out, in, len, tag, decrypt);
+        gs_medium_body(ENGINE_RK(rk), nr, (const uint8_t *)hk, iv, aad, aad_len,
+                       out, in, len, tag, decrypt);
 #if defined(__clang__)
         /* clang 14 spills keystream vectors of the medium and wide
          * functions (frames of 248-1336 bytes, -fstack-usage); gcc
@@ -447,8 +446,8 @@ gs_long(const void *rk, unsigned nr, const void *hk,
 #endif
         return 0;
     }
-    return aesir_vaes_avx512_gcm_msg(rk, nr, hk, iv, aad, aad_len, out, in,
-                                     len, tag, decrypt);
+    return aesir_vaes_avx512_gcm_msg(rk, nr, hk, iv, aad, aad_len, out, in, len,
+                                     tag, decrypt);
 }
 
 /*
@@ -511,8 +510,8 @@ gs_run_safe(const void *rk, unsigned nr, const void *hk,
  * is bound by its instruction count, not by a latency chain.
  */
 #define GS_RUN_NR(G, nrc)                                                      \
-    gs_run(ENGINE_RK(rk), nrc, (const uint8_t *)hk, m->iv, m->aad,             \
-           m->aad_len, m->out, m->in, m->len, m->tag, m->decrypt, G, 0)
+    gs_run(ENGINE_RK(rk), nrc, (const uint8_t *)hk, m->iv, m->aad, m->aad_len, \
+           m->out, m->in, m->len, m->tag, m->decrypt, G, 0)
 #define GS_RUN_FN(G)                                                           \
     GS_FN __attribute__((noinline)) static int gs_run##G(                      \
         const void *rk, unsigned nr, const void *hk,                           \
