@@ -110,9 +110,12 @@ int aesir_gcm_siv_init_ex(aesir_gcm_siv_key *key, const uint8_t *k,
     st->hk_bytes = (uint32_t)(from != 0 ? from : AESIR_GHASH_KEY_BYTES);
     st->ctr = aes_of(st)->engine->ctr32le;
     st->fused_dec = NULL;
+    st->keys = NULL;
     if (aes_of(st)->engine->gcm_ghash != NULL &&
-        strcmp(aes_of(st)->engine->gcm_ghash, gh->name) == 0)
+        strcmp(aes_of(st)->engine->gcm_ghash, gh->name) == 0) {
         st->fused_dec = aes_of(st)->engine->gcmsiv_dec;
+        st->keys = aes_of(st)->engine->gcmsiv_keys;
+    }
     st->options = options;
     st->magic = GCM_SIV_KEY_MAGIC;
     return AESIR_OK;
@@ -164,6 +167,16 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     size_t kl = ks->key_len, nblk = 2 + (kl + 7) / 8, i;
     uint8_t blk[6 * 16], mk[16 + 32];
 
+    m->key = k;
+    m->e = ks->engine;
+    m->nr = ks->nr;
+    m->hk_blocks = max_blocks;
+    memset(m->s, 0, 16);
+    if (k->keys != NULL) {
+        /* the engine's one-call derivation (internal.h) */
+        k->keys(ks->rk_enc, ks->nr, nonce, m->rk, m->hk, m->h, max_blocks);
+        return;
+    }
     for (i = 0; i < nblk; i++) {
         blk[16 * i] = (uint8_t)i;
         memset(blk + 16 * i + 1, 0, 3);
@@ -172,14 +185,9 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     ks->engine->encrypt(ks->rk_enc, ks->nr, blk, blk, nblk);
     for (i = 0; i < nblk; i++)
         memcpy(mk + 8 * i, blk + 16 * i, 8);
-    m->key = k;
-    m->e = ks->engine;
-    m->nr = ks->nr;
     m->e->setkey_enc(m->rk, mk + 16, kl);
     aesir_polyval_init_upto(k->gh, m->hk, mk, max_blocks);
-    m->hk_blocks = max_blocks;
     memcpy(m->h, mk, 16);
-    memset(m->s, 0, 16);
     aesir_wipe(blk, sizeof(blk));
     aesir_wipe(mk, sizeof(mk));
 }

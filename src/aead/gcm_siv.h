@@ -25,12 +25,14 @@ struct gcm_siv_key_state {
     const struct aesir_ghash_engine *gh;
     /* the AES engine's GCM-SIV CTR path (internal.h), or NULL */
     aesir_ctr32le_fn ctr;
-    /* its fused decryption when gh is its partner, or NULL */
+    /* its fused decryption and per-nonce keys when gh is its partner, or
+     * NULL */
     aesir_gcmsiv_dec_fn fused_dec;
+    aesir_gcmsiv_keys_fn keys;
     uint32_t magic;
     uint32_t options;
     uint32_t hk_bytes; /* bytes gh's POLYVAL key set-up writes (to wipe) */
-    unsigned char head_pad[64 - 3 * sizeof(void *) - 12];
+    unsigned char head_pad[64 - 4 * sizeof(void *) - 12];
 };
 _Static_assert(sizeof(struct gcm_siv_key_state) == sizeof(aesir_gcm_siv_key),
                "aesir_gcm_siv_key: AESIR_GCM_SIV_KEY_BYTES");

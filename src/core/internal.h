@@ -206,6 +206,21 @@ typedef size_t (*aesir_gcmsiv_dec_fn)(const void *rk, unsigned nr,
                                       const void *hk, uint8_t ctr[16],
                                       uint8_t s[16], uint8_t *out,
                                       const uint8_t *in, size_t len);
+/*
+ * GCM-SIV's per-nonce keys (optional, RFC 8452 section 4 steps 1-4; for
+ * gcm_ghash's key layout too): from the key-generating key's encryption
+ * schedule rk (nr rounds: AES-128, -192 or -256) and the nonce, the
+ * message-encryption key's schedule into mrk, as setkey_enc writes it
+ * (16 (nr + 1) bytes), the message-authentication key into h, and its
+ * POLYVAL key for calls of at most max_blocks blocks into hk, as the
+ * GHASH engine's polyval_init_upto writes it. One call, so that the
+ * derivation, the schedule and the powers run in one stream of
+ * instructions (the schedule beside the powers).
+ */
+typedef void (*aesir_gcmsiv_keys_fn)(const void *rk, unsigned nr,
+                                     const uint8_t nonce[12], void *mrk,
+                                     void *hk, uint8_t h[16],
+                                     size_t max_blocks);
 
 /*
  * OCB3 fast path (src/aead/ocb.c, RFC 7253 section 4.2): for the blocks
@@ -327,6 +342,7 @@ struct aesir_engine {
     aesir_ctr32le_fn ctr32le; /* optional: GCM-SIV's CTR (above) */
     /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
     aesir_gcmsiv_dec_fn gcmsiv_dec;
+    aesir_gcmsiv_keys_fn gcmsiv_keys; /* optional, for gcm_ghash too */
     aesir_ocb_fn ocb_enc; /* optional: OCB3 fast paths (above) */
     aesir_ocb_fn ocb_dec;
     aesir_xts_fn xts_enc; /* optional: XTS fast paths (above) */

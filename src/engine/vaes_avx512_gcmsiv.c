@@ -67,6 +67,7 @@
 
 #include <immintrin.h>
 #include "ghash_x86_zmm.h"
+#include "aesni_keys.h"
 
 ENGINE_INLINE __m512i v5_key(const uint8_t *rk, unsigned r)
 {
@@ -490,6 +491,102 @@ size_t aesir_vaes_avx512_gcmsiv_dec(const void *rkv, unsigned nr,
     __asm__ volatile("" : : "r"(kw) : "memory");
     aesir_wipe_stack(S5_STACK);
     return 512 * nbat;
+}
+
+/* ---- per-nonce keys -------------------------------------------------- */
+
+/*
+ * RFC 8452 section 4, steps 1-4, as one stream of instructions: the 4, 5
+ * or 6 derivation blocks (le32(i) || nonce) through the key-generating
+ * key's rounds in one or two zmm vectors (the latency of one block), the
+ * message keys taken as the first 8 bytes of each, then the
+ * message-encryption key's schedule (aesni_keys.h, inlined) and the
+ * POLYVAL key's powers (ghash_x86_zmm.h, the layout of
+ * ghash-vpclmul-avx512's polyval_init_upto) with no call between them,
+ * so that the core runs the schedule's aesenclast chain beside the
+ * powers' carry-less products. Through the generic steps (an ECB call
+ * on blocks built byte by byte, setkey_enc, polyval_init_upto) the same
+ * work was three calls one after the other: 16 KiB seal, AES-256,
+ * docs/modes/gcm-siv.md "Per-nonce keys in one call".
+ *
+ * The encryption key goes to mrk, where the schedule reads it before
+ * writing its first round keys over it (its loads come first), so it
+ * never sits on the stack.
+ */
+ENGINE_INLINE void s5_keys(const uint8_t *rk, const unsigned nr,
+                           const uint8_t nonce[12], uint8_t *mrk, uint8_t *hk,
+                           uint8_t h[16], size_t max_blocks)
+{
+    const __m128i n = _mm_bslli_si128(_mm_maskz_loadu_epi8(0x0fff, nonce), 4);
+    const __m512i nb = _mm512_broadcast_i32x4(n);
+    __m512i b0 = _mm512_add_epi32(
+        nb, _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
+    __m512i b1 = _mm512_add_epi32(
+        nb, _mm512_set_epi32(0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 4));
+    __m512i k = v5_key(rk, 0);
+    __m128i k1;
+
+    b0 = _mm512_xor_si512(b0, k);
+    b1 = _mm512_xor_si512(b1, k);
+    S5_UNROLL
+    for (unsigned r = 1; r < nr; r++) {
+        k = v5_key(rk, r);
+        b0 = _mm512_aesenc_epi128(b0, k);
+        if (nr > 10)
+            b1 = _mm512_aesenc_epi128(b1, k);
+    }
+    k = v5_key(rk, nr);
+    b0 = _mm512_aesenclast_epi128(b0, k);
+    /* qword 0 of blocks 0, 1: the authentication key; of 2 .. 5: the
+     * encryption key */
+    k1 = _mm_unpacklo_epi64(_mm512_castsi512_si128(b0),
+                            _mm512_extracti32x4_epi32(b0, 1));
+    _mm_store_si128((__m128i *)(void *)mrk,
+                    _mm_unpacklo_epi64(_mm512_extracti32x4_epi32(b0, 2),
+                                       _mm512_extracti32x4_epi32(b0, 3)));
+    if (nr > 10) {
+        b1 = _mm512_aesenclast_epi128(b1, k);
+        _mm_store_si128((__m128i *)(void *)(mrk + 16),
+                        _mm_unpacklo_epi64(_mm512_castsi512_si128(b1),
+                                           _mm512_extracti32x4_epi32(b1, 1)));
+    }
+    _mm_storeu_si128((__m128i *)(void *)h, k1);
+    mrk = ak_nonnull(__builtin_assume_aligned(mrk, 16));
+    (void)ak_schedule(mrk, NULL, 16, mrk, 4 * (size_t)(nr - 6));
+    if (max_blocks <= 4)
+        gx5_store_powers(hk, k1, 4);
+    else if (max_blocks <= 8)
+        gx5_store_powers(hk, k1, 8);
+    else if (max_blocks <= 16)
+        gx5_store_powers(hk, k1, 16);
+    else
+        gx5_store_powers(hk, k1, 32);
+}
+
+#define S5_KEYS_FN(name, nr)                                                   \
+    __attribute__((noinline)) ENGINE_FN void name(                             \
+        const uint8_t *rk, const uint8_t nonce[12], uint8_t *mrk, uint8_t *hk, \
+        uint8_t h[16], size_t max_blocks)                                      \
+    {                                                                          \
+        s5_keys(rk, nr, nonce, mrk, hk, h, max_blocks);                        \
+    }
+S5_KEYS_FN(s5_keys10, 10)
+S5_KEYS_FN(s5_keys12, 12)
+S5_KEYS_FN(s5_keys14, 14)
+#undef S5_KEYS_FN
+
+void aesir_vaes_avx512_gcmsiv_keys(const void *rkv, unsigned nr,
+                                   const uint8_t nonce[12], void *mrk,
+                                   void *hk, uint8_t h[16], size_t max_blocks)
+{
+    const uint8_t *rk = ENGINE_RK(rkv);
+    uint8_t *m = (uint8_t *)mrk;
+    if (nr == 10)
+        s5_keys10(rk, nonce, m, (uint8_t *)hk, h, max_blocks);
+    else if (nr == 12)
+        s5_keys12(rk, nonce, m, (uint8_t *)hk, h, max_blocks);
+    else
+        s5_keys14(rk, nonce, m, (uint8_t *)hk, h, max_blocks);
 }
 
 void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],

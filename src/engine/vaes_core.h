@@ -1236,6 +1236,9 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #ifdef VAES_GCMSIV_DEC
     .gcmsiv_dec = VAES_GCMSIV_DEC,
 #endif
+#ifdef VAES_GCMSIV_KEYS
+    .gcmsiv_keys = VAES_GCMSIV_KEYS,
+#endif
 #ifdef VAES_OCB_ENC /* OCB3 kernels: <engine>_ocb.c, ocb_kernels.h */
     .ocb_enc = VAES_OCB_ENC,
     .ocb_dec = VAES_OCB_DEC,

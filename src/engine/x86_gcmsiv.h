@@ -38,4 +38,10 @@ size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
                                     uint8_t *out, const uint8_t *in,
                                     size_t len);
 
+/* vaes-avx512's per-nonce keys (aesir_gcmsiv_keys_fn) for the layout of
+ * ghash-vpclmul-avx512. */
+void aesir_vaes_avx512_gcmsiv_keys(const void *rk, unsigned nr,
+                                   const uint8_t nonce[12], void *mrk,
+                                   void *hk, uint8_t h[16], size_t max_blocks);
+
 #endif /* AESIR_X86_GCMSIV_H */

@@ -71,6 +71,8 @@ struct vp512_key {
 };
 _Static_assert(sizeof(struct vp512_key) <= GX_VP512_HALVES,
                "the Karatsuba halves follow the powers");
+_Static_assert(VP512_N == 32 && GX_VP512_HALVES == 512,
+               "gx5_store_powers (ghash_x86_zmm.h) writes this layout");
 
 ENGINE_INLINE __m512i vp512_rev_mask(void)
 {
@@ -191,38 +193,6 @@ ENGINE_INLINE void vp512_hash(const void *hk, uint8_t y[16], const uint8_t *in,
  * docs/engines/ghash.md, "Key setup of ghash-vpclmul-avx512".
  */
 
-/* a^2, reduced: the cross products are equal, their sum is zero. */
-ENGINE_INLINE __m128i vp512_sqr1(__m128i a)
-{
-    return gx5_fold(_mm_clmulepi64_si128(a, a, 0x00), _mm_setzero_si128(),
-                    _mm_clmulepi64_si128(a, a, 0x11));
-}
-
-/* a * b, reduced. */
-ENGINE_INLINE __m128i vp512_mul1(__m128i a, __m128i b)
-{
-    return gx5_fold(_mm_clmulepi64_si128(a, b, 0x00),
-                    _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
-                                  _mm_clmulepi64_si128(a, b, 0x10)),
-                    _mm_clmulepi64_si128(a, b, 0x11));
-}
-
-/* The Karatsuba half of each lane: x_lo ^ x_hi in both qwords. */
-ENGINE_INLINE __m512i vp512_half(__m512i x)
-{
-    return _mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC));
-}
-
-/* a * b lane by lane, reduced, with ah and bh their halves (Karatsuba:
- * the cross sum is (a_lo ^ a_hi)(b_lo ^ b_hi) + lo + hi). */
-ENGINE_INLINE __m512i vp512_kmul(__m512i a, __m512i ah, __m512i b, __m512i bh)
-{
-    const __m512i lo = _mm512_clmulepi64_epi128(a, b, 0x00);
-    const __m512i hi = _mm512_clmulepi64_epi128(a, b, 0x11);
-    return gx5_fold4(
-        lo, vp512_xor3(_mm512_clmulepi64_epi128(ah, bh, 0x00), lo, hi), hi);
-}
-
 /* K_1: GHASH's H x^-1 (ghash.h, aesir_ghash_key_xinv, here in a vector
  * register: the block byte-reversed, shifted left by one across 128
  * bits, and the bit shifted out added back as 0xc2..01), or POLYVAL's H
@@ -242,62 +212,13 @@ ENGINE_INLINE __m128i vp512_k1(const uint8_t h[16], int swap)
         _mm_and_si128(top, _mm_set_epi64x((long long)0xc200000000000000u, 1)));
 }
 
-/* The multiplier k in all four lanes, and its half. */
-ENGINE_INLINE void vp512_bcast(__m128i k, __m512i *m, __m512i *mh)
-{
-    *m = _mm512_broadcast_i32x4(k);
-    *mh = _mm512_broadcast_i32x4(_mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e)));
-}
-
-/* The groups g[0] .. g[n/4 - 1] (above) and their halves gh, for n = 4,
- * 8, 16 or 32 powers (a constant). */
-ENGINE_INLINE void vp512_groups(__m512i *g, __m512i *gh, const unsigned n,
-                                const uint8_t h[16], int swap)
-{
-    const __m128i k1 = vp512_k1(h, swap), k2 = vp512_sqr1(k1);
-    const __m128i k4 = vp512_sqr1(k2), k3 = vp512_mul1(k2, k1);
-    __m128i k8, k16;
-    __m512i m, mh;
-
-    g[0] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(k3, k4)),
-                              _mm256_set_m128i(k1, k2), 1);
-    gh[0] = vp512_half(g[0]);
-    if (n <= 4)
-        return;
-    k8 = vp512_sqr1(k4);
-    vp512_bcast(k4, &m, &mh);
-    g[1] = vp512_kmul(g[0], gh[0], m, mh);
-    gh[1] = vp512_half(g[1]);
-    if (n <= 8)
-        return;
-    k16 = vp512_sqr1(k8);
-    vp512_bcast(k8, &m, &mh);
-    for (unsigned j = 0; j < 2; j++) {
-        g[2 + j] = vp512_kmul(g[j], gh[j], m, mh);
-        gh[2 + j] = vp512_half(g[2 + j]);
-    }
-    if (n <= 16)
-        return;
-    vp512_bcast(k16, &m, &mh);
-    for (unsigned j = 0; j < 4; j++) {
-        g[4 + j] = vp512_kmul(g[j], gh[j], m, mh);
-        gh[4 + j] = vp512_half(g[4 + j]);
-    }
-}
-
 /* The n highest-first entries that end the table (out[32 - n + i] =
- * K_(n-i)): the powers K_n .. K_1, n a constant (4, 8, 16 or 32). */
+ * K_(n-i)) and their halves: the powers K_n .. K_1, n a constant (4, 8,
+ * 16 or 32). */
 ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap,
                                 const unsigned n)
 {
-    uint8_t *halves = (uint8_t *)out + GX_VP512_HALVES;
-    __m512i g[8], gh[8];
-    vp512_groups(g, gh, n, h, swap);
-    for (unsigned j = 0; j < n / 4; j++) {
-        _mm512_storeu_si512((void *)&out[VP512_N - 4 - 4 * j], g[j]);
-        _mm512_storeu_si512(
-            (void *)(halves + 16 * (VP512_N - 4 - 4 * (size_t)j)), gh[j]);
-    }
+    gx5_store_powers((uint8_t *)out, vp512_k1(h, swap), n);
 }
 
 /* GHASH's key: the powers and, after them, their Karatsuba halves
@@ -307,15 +228,7 @@ ENGINE_INLINE void vp512_powers(__m128i *out, const uint8_t h[16], int swap,
  * kernels' loops. */
 ENGINE_FN void vp512_init(void *hk, const uint8_t h[16])
 {
-    uint8_t *k = hk;
-    __m512i g[8], gh[8];
-
-    vp512_groups(g, gh, VP512_N, h, 1);
-    for (unsigned j = 0; j < 8; j++) {
-        const size_t off = 16 * (VP512_N - 4 - 4 * (size_t)j);
-        _mm512_storeu_si512((void *)(k + off), g[j]);
-        _mm512_storeu_si512((void *)(k + GX_VP512_HALVES + off), gh[j]);
-    }
+    vp512_powers(((struct vp512_key *)hk)->k, h, 1, VP512_N);
 }
 
 ENGINE_FN void vp512_ghash(const void *hk, uint8_t y[16], const uint8_t *in,

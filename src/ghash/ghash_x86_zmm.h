@@ -100,4 +100,108 @@ ENGINE_INLINE __m128i gx5_finish(const struct gx5_sums *a)
                          _mm256_extracti128_si256(r, 1));
 }
 
+/*
+ * The powers of a hash key on zmm (the key setup of ghash-vpclmul-avx512
+ * and vaes-avx512's GCM-SIV per-nonce keys; the choices are explained in
+ * ghash_vpclmul_avx512.c, "Key setup"): squarings and single products
+ * on xmm, then Karatsuba products of four lanes at once.
+ */
+
+/* a^2, reduced: the cross products are equal, their sum is zero. */
+ENGINE_INLINE __m128i gx5_sqr1(__m128i a)
+{
+    return gx5_fold(_mm_clmulepi64_si128(a, a, 0x00), _mm_setzero_si128(),
+                    _mm_clmulepi64_si128(a, a, 0x11));
+}
+
+/* a * b, reduced. */
+ENGINE_INLINE __m128i gx5_mul1(__m128i a, __m128i b)
+{
+    return gx5_fold(_mm_clmulepi64_si128(a, b, 0x00),
+                    _mm_xor_si128(_mm_clmulepi64_si128(a, b, 0x01),
+                                  _mm_clmulepi64_si128(a, b, 0x10)),
+                    _mm_clmulepi64_si128(a, b, 0x11));
+}
+
+/* The Karatsuba half of each lane: x_lo ^ x_hi in both qwords. */
+ENGINE_INLINE __m512i gx5_half(__m512i x)
+{
+    return _mm512_xor_si512(x, _mm512_shuffle_epi32(x, _MM_PERM_BADC));
+}
+
+/* a * b lane by lane, reduced, with ah and bh their halves (Karatsuba:
+ * the cross sum is (a_lo ^ a_hi)(b_lo ^ b_hi) + lo + hi). */
+ENGINE_INLINE __m512i gx5_kmul(__m512i a, __m512i ah, __m512i b, __m512i bh)
+{
+    const __m512i lo = _mm512_clmulepi64_epi128(a, b, 0x00);
+    const __m512i hi = _mm512_clmulepi64_epi128(a, b, 0x11);
+    return gx5_fold4(lo,
+                     _mm512_ternarylogic_epi64(
+                         _mm512_clmulepi64_epi128(ah, bh, 0x00), lo, hi, 0x96),
+                     hi);
+}
+
+/* The multiplier k in all four lanes, and its half. */
+ENGINE_INLINE void gx5_bcast(__m128i k, __m512i *m, __m512i *mh)
+{
+    *m = _mm512_broadcast_i32x4(k);
+    *mh = _mm512_broadcast_i32x4(_mm_xor_si128(k, _mm_shuffle_epi32(k, 0x4e)));
+}
+
+/*
+ * The groups g[0] .. g[n/4 - 1] of the powers of k1 and their halves gh,
+ * n = 4, 8, 16 or 32 (a constant): g[j] = [K_(4j+4) .. K_(4j+1)], lane 0
+ * first; g[0] inserted, g[1] = g[0] K4, g[2], g[3] = g[0], g[1] times
+ * K8, g[4..7] = g[0..3] times K16.
+ */
+ENGINE_INLINE void gx5_groups(__m512i *g, __m512i *gh, const unsigned n,
+                              const __m128i k1)
+{
+    const __m128i k2 = gx5_sqr1(k1);
+    const __m128i k4 = gx5_sqr1(k2), k3 = gx5_mul1(k2, k1);
+    __m128i k8, k16;
+    __m512i m, mh;
+
+    g[0] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set_m128i(k3, k4)),
+                              _mm256_set_m128i(k1, k2), 1);
+    gh[0] = gx5_half(g[0]);
+    if (n <= 4)
+        return;
+    k8 = gx5_sqr1(k4);
+    gx5_bcast(k4, &m, &mh);
+    g[1] = gx5_kmul(g[0], gh[0], m, mh);
+    gh[1] = gx5_half(g[1]);
+    if (n <= 8)
+        return;
+    k16 = gx5_sqr1(k8);
+    gx5_bcast(k8, &m, &mh);
+    for (unsigned j = 0; j < 2; j++) {
+        g[2 + j] = gx5_kmul(g[j], gh[j], m, mh);
+        gh[2 + j] = gx5_half(g[2 + j]);
+    }
+    if (n <= 16)
+        return;
+    gx5_bcast(k16, &m, &mh);
+    for (unsigned j = 0; j < 4; j++) {
+        g[4 + j] = gx5_kmul(g[j], gh[j], m, mh);
+        gh[4 + j] = gx5_half(g[4 + j]);
+    }
+}
+
+/* The n powers K_n .. K_1 of k1 and their halves into the last entries
+ * of a 32-power table (hk + 16 (32 - n + i) = K_(n-i); the halves 512
+ * bytes further), n a constant (4, 8, 16 or 32): the table of
+ * ghash-vpclmul-avx512 (x86_gcm.h, GX_VP512_HALVES). */
+ENGINE_INLINE void gx5_store_powers(uint8_t *hk, const __m128i k1,
+                                    const unsigned n)
+{
+    __m512i g[8], gh[8];
+    gx5_groups(g, gh, n, k1);
+    for (unsigned j = 0; j < n / 4; j++) {
+        const size_t off = 16 * (32 - 4 - 4 * (size_t)j);
+        _mm512_storeu_si512((void *)(hk + off), g[j]);
+        _mm512_storeu_si512((void *)(hk + 512 + off), gh[j]);
+    }
+}
+
 #endif /* AESIR_GHASH_X86_ZMM_H */
