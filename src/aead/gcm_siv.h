@@ -29,10 +29,11 @@ struct gcm_siv_key_state {
      * NULL */
     aesir_gcmsiv_dec_fn fused_dec;
     aesir_gcmsiv_keys_fn keys;
+    aesir_gcmsiv_tag_fn tag;
     uint32_t magic;
     uint32_t options;
     uint32_t hk_bytes; /* bytes gh's POLYVAL key set-up writes (to wipe) */
-    unsigned char head_pad[64 - 4 * sizeof(void *) - 12];
+    unsigned char head_pad[64 - 5 * sizeof(void *) - 12];
 };
 _Static_assert(sizeof(struct gcm_siv_key_state) == sizeof(aesir_gcm_siv_key),
                "aesir_gcm_siv_key: AESIR_GCM_SIV_KEY_BYTES");

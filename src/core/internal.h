@@ -221,6 +221,18 @@ typedef void (*aesir_gcmsiv_keys_fn)(const void *rk, unsigned nr,
                                      const uint8_t nonce[12], void *mrk,
                                      void *hk, uint8_t h[16],
                                      size_t max_blocks);
+/*
+ * GCM-SIV's tag (optional, section 4 steps 5-9; for gcm_ghash's key
+ * layout too): POLYVAL of the length block (aad_bits, data_bits) into the
+ * state s with the message's hk (K_1 at least, as written by
+ * polyval_init_upto or gcmsiv_keys), the nonce XORed in, bit 127
+ * cleared, encrypted with the message-encryption schedule mrk (nr
+ * rounds) into tag. In registers from s to tag.
+ */
+typedef void (*aesir_gcmsiv_tag_fn)(const void *mrk, unsigned nr,
+                                    const void *hk, const uint8_t s[16],
+                                    const uint8_t nonce[12], uint64_t aad_bits,
+                                    uint64_t data_bits, uint8_t tag[16]);
 
 /*
  * OCB3 fast path (src/aead/ocb.c, RFC 7253 section 4.2): for the blocks
@@ -343,6 +355,7 @@ struct aesir_engine {
     /* optional: GCM-SIV's fused decryption (above), for gcm_ghash too */
     aesir_gcmsiv_dec_fn gcmsiv_dec;
     aesir_gcmsiv_keys_fn gcmsiv_keys; /* optional, for gcm_ghash too */
+    aesir_gcmsiv_tag_fn gcmsiv_tag;   /* optional, for gcm_ghash too */
     aesir_ocb_fn ocb_enc; /* optional: OCB3 fast paths (above) */
     aesir_ocb_fn ocb_dec;
     aesir_xts_fn xts_enc; /* optional: XTS fast paths (above) */

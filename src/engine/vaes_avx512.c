@@ -288,6 +288,7 @@ ENGINE_INLINE void mb_scatter(uint8_t *const *out, unsigned j0, unsigned n,
 #define VAES_CTR32LE aesir_vaes_avx512_ctr32le
 #define VAES_GCMSIV_DEC aesir_vaes_avx512_gcmsiv_dec
 #define VAES_GCMSIV_KEYS aesir_vaes_avx512_gcmsiv_keys
+#define VAES_GCMSIV_TAG aesir_vaes_avx512_gcmsiv_tag
 /* Fused XTS: vaes_avx512_xts.c. */
 #include "x86_xts.h"
 #define VAES_XTS_ENC aesir_vaes_avx512_xts_enc

@@ -576,8 +576,8 @@ S5_KEYS_FN(s5_keys14, 14)
 #undef S5_KEYS_FN
 
 void aesir_vaes_avx512_gcmsiv_keys(const void *rkv, unsigned nr,
-                                   const uint8_t nonce[12], void *mrk,
-                                   void *hk, uint8_t h[16], size_t max_blocks)
+                                   const uint8_t nonce[12], void *mrk, void *hk,
+                                   uint8_t h[16], size_t max_blocks)
 {
     const uint8_t *rk = ENGINE_RK(rkv);
     uint8_t *m = (uint8_t *)mrk;
@@ -587,6 +587,44 @@ void aesir_vaes_avx512_gcmsiv_keys(const void *rkv, unsigned nr,
         s5_keys12(rk, nonce, m, (uint8_t *)hk, h, max_blocks);
     else
         s5_keys14(rk, nonce, m, (uint8_t *)hk, h, max_blocks);
+}
+
+/*
+ * The tag: S = (S ^ lengths) K_1, the nonce XORed in, bit 127 cleared,
+ * one AES block, all in one register (through the generic steps: a
+ * POLYVAL call for one block, byte loops and an ECB call, with S stored
+ * and reloaded between them). K_1 is the last entry of hk.
+ */
+ENGINE_FN void s5_tag(const uint8_t *mrk, unsigned nr, const uint8_t *hk,
+                      const uint8_t s[16], const uint8_t nonce[12],
+                      uint64_t aad_bits, uint64_t data_bits, uint8_t tag[16])
+{
+    const __m128i k1 =
+        _mm_load_si128((const __m128i *)(const void *)(hk + 496));
+    const __m128i top = _mm_set_epi32(0x7fffffff, -1, -1, -1);
+    __m128i x = _mm_xor_si128(
+        _mm_loadu_si128((const __m128i *)(const void *)s),
+        _mm_set_epi64x((long long)data_bits, (long long)aad_bits));
+
+    x = gx5_mul1(x, k1);
+    x = _mm_and_si128(_mm_xor_si128(x, _mm_maskz_loadu_epi8(0x0fff, nonce)),
+                      top);
+    x = _mm_xor_si128(x, _mm_load_si128((const __m128i *)(const void *)mrk));
+    for (unsigned r = 1; r < nr; r++)
+        x = _mm_aesenc_si128(
+            x, _mm_load_si128((const __m128i *)(const void *)(mrk + 16 * r)));
+    x = _mm_aesenclast_si128(
+        x, _mm_load_si128((const __m128i *)(const void *)(mrk + 16 * nr)));
+    _mm_storeu_si128((__m128i *)(void *)tag, x);
+}
+
+void aesir_vaes_avx512_gcmsiv_tag(const void *mrk, unsigned nr, const void *hk,
+                                  const uint8_t s[16], const uint8_t nonce[12],
+                                  uint64_t aad_bits, uint64_t data_bits,
+                                  uint8_t tag[16])
+{
+    s5_tag(ENGINE_RK(mrk), nr, (const uint8_t *)hk, s, nonce, aad_bits,
+           data_bits, tag);
 }
 
 void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],

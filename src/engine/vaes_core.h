@@ -1238,6 +1238,7 @@ static const struct aesir_engine ENGINE_NAME(engine) = {
 #endif
 #ifdef VAES_GCMSIV_KEYS
     .gcmsiv_keys = VAES_GCMSIV_KEYS,
+    .gcmsiv_tag = VAES_GCMSIV_TAG,
 #endif
 #ifdef VAES_OCB_ENC /* OCB3 kernels: <engine>_ocb.c, ocb_kernels.h */
     .ocb_enc = VAES_OCB_ENC,

@@ -43,5 +43,10 @@ size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
 void aesir_vaes_avx512_gcmsiv_keys(const void *rk, unsigned nr,
                                    const uint8_t nonce[12], void *mrk,
                                    void *hk, uint8_t h[16], size_t max_blocks);
+/* and its tag (aesir_gcmsiv_tag_fn) */
+void aesir_vaes_avx512_gcmsiv_tag(const void *mrk, unsigned nr, const void *hk,
+                                  const uint8_t s[16], const uint8_t nonce[12],
+                                  uint64_t aad_bits, uint64_t data_bits,
+                                  uint8_t tag[16]);
 
 #endif /* AESIR_X86_GCMSIV_H */
