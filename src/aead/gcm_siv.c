@@ -156,6 +156,7 @@ struct siv_msg {
     const struct aesir_engine *e;
     unsigned nr;
     size_t hk_blocks; /* the longest aesir_polyval call hk serves */
+    size_t rk_bytes;  /* the bytes of rk written (to wipe) */
     uint8_t s[16];    /* POLYVAL state */
     uint8_t h[16];    /* the message-authentication key */
 };
@@ -174,9 +175,13 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
     m->nr = ks->nr;
     m->hk_blocks = max_blocks;
     memset(m->s, 0, 16);
+    m->rk_bytes = sizeof(m->rk);
     if (k->keys != NULL) {
-        /* the engine's one-call derivation (internal.h) */
+        /* the engine's one-call derivation (internal.h): a schedule of
+         * 16 (nr + 1) bytes, wiped as such (the whole area was an
+         * inline rep stos of 960 bytes, some 30 cycles on Zen 5) */
         k->keys(ks->rk_enc, ks->nr, nonce, m->rk, m->hk, m->h, max_blocks);
+        m->rk_bytes = 16 * ((size_t)ks->nr + 1);
         return;
     }
     for (i = 0; i < nblk; i++) {
@@ -200,7 +205,7 @@ static void msg_start(struct siv_msg *m, const struct gcm_siv_key_state *k,
 
 static void msg_end(struct siv_msg *m)
 {
-    aesir_wipe(m->rk, sizeof(m->rk));
+    aesir_wipe(m->rk, m->rk_bytes);
     aesir_wipe(m->hk, m->key->hk_bytes);
     aesir_wipe(m->s, sizeof(m->s));
     aesir_wipe(m->h, sizeof(m->h));
