@@ -69,6 +69,15 @@
 #include "ghash_x86_zmm.h"
 #include "aesni_keys.h"
 
+/* Loops over rounds, vectors and pairs unrolled in full: an array indexed
+ * by a loop variable (the round keys above all) would otherwise live on
+ * the stack, slower and leaving key material there. */
+#if defined(__clang__)
+#define S5_UNROLL _Pragma("clang loop unroll(full)")
+#else
+#define S5_UNROLL _Pragma("GCC unroll 16")
+#endif
+
 ENGINE_INLINE __m512i v5_key(const uint8_t *rk, unsigned r)
 {
     return _mm512_broadcast_i32x4(
@@ -128,6 +137,65 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
     }
 }
 
+/*
+ * The bulk iterations with every round key in a register for the whole
+ * loop (NR a constant, the rounds unrolled; 15 keys and 12 vectors fit
+ * in the 32 zmm registers) and the input prefetched 2 KiB ahead, as
+ * vaes_core.h's bulk_kreg does for CTR and ECB: v5_ctr_n broadcasts a
+ * round key per round. n whole iterations of V5_CTR_WIDE vectors.
+ */
+ENGINE_INLINE void v5_ctr_kreg(const uint8_t *rk, const unsigned NR,
+                               __m512i *cp, uint8_t *out, const uint8_t *in,
+                               size_t n)
+{
+    const __m512i four =
+        _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
+    __m512i k[15], c = *cp;
+
+    S5_UNROLL
+    for (unsigned r = 0; r <= NR; r++)
+        k[r] = v5_key(rk, r);
+    for (; n > 0; n--, in += 64 * V5_CTR_WIDE, out += 64 * V5_CTR_WIDE) {
+        __m512i x[V5_CTR_WIDE];
+        S5_UNROLL
+        for (unsigned i = 0; i < V5_CTR_WIDE; i++) {
+            x[i] = _mm512_xor_si512(c, k[0]);
+            c = _mm512_add_epi32(c, four);
+        }
+        S5_UNROLL
+        for (unsigned i = 0; i < V5_CTR_WIDE; i++) /* one line a vector */
+            _mm_prefetch((const char *)in + 2048 + 64 * i, _MM_HINT_T0);
+        S5_UNROLL
+        for (unsigned r = 1; r < NR; r++)
+            S5_UNROLL
+        for (unsigned i = 0; i < V5_CTR_WIDE; i++) {
+            __m512i t = _mm512_aesenc_epi128(x[i], k[r]);
+            __asm__("" : "+v"(t));
+            x[i] = t;
+        }
+        S5_UNROLL
+        for (unsigned i = 0; i < V5_CTR_WIDE; i++)
+            x[i] = _mm512_aesenclast_epi128(
+                x[i], _mm512_xor_si512(k[NR], _mm512_loadu_si512(in + 64 * i)));
+        S5_UNROLL
+        for (unsigned i = 0; i < V5_CTR_WIDE; i++)
+            _mm512_storeu_si512(out + 64 * i, x[i]);
+    }
+    *cp = c;
+}
+
+#define V5_KREG_FN(name, nr)                                                   \
+    __attribute__((noinline)) ENGINE_FN void name(const uint8_t *rk,           \
+                                                  __m512i *cp, uint8_t *out,   \
+                                                  const uint8_t *in, size_t n) \
+    {                                                                          \
+        v5_ctr_kreg(rk, nr, cp, out, in, n);                                   \
+    }
+V5_KREG_FN(v5_ctr_kreg10, 10)
+V5_KREG_FN(v5_ctr_kreg12, 12)
+V5_KREG_FN(v5_ctr_kreg14, 14)
+#undef V5_KREG_FN
+
 ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
                           uint8_t *out, const uint8_t *in, size_t nblocks)
 {
@@ -159,10 +227,14 @@ ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
         else if (n > 0)
             v5_ctr_n(rk, nr, &ct, to, ti, 1, 1, n);
     }
-    for (n = nmain; n > 0; n -= 4 * V5_CTR_WIDE) {
-        v5_ctr_n(rk, nr, &c, out, in, V5_CTR_WIDE, 0, 0);
-        in += 64 * V5_CTR_WIDE;
-        out += 64 * V5_CTR_WIDE;
+    if (nmain > 0) {
+        n = nmain / (4 * V5_CTR_WIDE);
+        if (nr == 10)
+            v5_ctr_kreg10(rk, &c, out, in, n);
+        else if (nr == 12)
+            v5_ctr_kreg12(rk, &c, out, in, n);
+        else
+            v5_ctr_kreg14(rk, &c, out, in, n);
     }
     c0 = _mm_add_epi32(c0, _mm_cvtsi32_si128((int)(uint32_t)nblocks));
     _mm_storeu_si128((__m128i *)(void *)ctr, c0);
@@ -171,15 +243,6 @@ ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
 /* ---- fused decryption ------------------------------------------------ */
 
 typedef __m512i vec;
-
-/* Loops over rounds, vectors and pairs unrolled in full: an array indexed
- * by a loop variable (the round keys above all) would otherwise live on
- * the stack, slower and leaving key material there. */
-#if defined(__clang__)
-#define S5_UNROLL _Pragma("clang loop unroll(full)")
-#else
-#define S5_UNROLL _Pragma("GCC unroll 16")
-#endif
 
 /* Batches from which the round keys are broadcast once per call into the
  * work area (s5_state.wide): below it the copy and its wipe cost more
