@@ -111,12 +111,15 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
         _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
     __m512i x[V5_CTR_WIDE], k = v5_key(rk, 0);
 
+    S5_UNROLL
     for (unsigned i = 0; i < n; i++) {
         x[i] = _mm512_xor_si512(*c, k);
         *c = _mm512_add_epi32(*c, four);
     }
+    S5_UNROLL
     for (unsigned r = 1; r < nr; r++) {
         k = v5_key(rk, r);
+        S5_UNROLL
         for (unsigned i = 0; i < n; i++) {
             __m512i t = _mm512_aesenc_epi128(x[i], k);
             __asm__("" : "+v"(t)); /* in its register: no copy per round */
@@ -124,11 +127,13 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
         }
     }
     k = v5_key(rk, nr);
+    S5_UNROLL
     for (unsigned i = 0; i < n; i++) {
         __m512i p = tail ? _mm512_maskz_loadu_epi8(v5_mask(rem, i), in + 64 * i)
                          : _mm512_loadu_si512(in + 64 * i);
         x[i] = _mm512_aesenclast_epi128(x[i], _mm512_xor_si512(k, p));
     }
+    S5_UNROLL
     for (unsigned i = 0; i < n; i++) {
         if (tail)
             _mm512_mask_storeu_epi8(out + 64 * i, v5_mask(rem, i), x[i]);
@@ -144,13 +149,13 @@ ENGINE_INLINE void v5_ctr_n(const uint8_t *rk, unsigned nr, __m512i *c,
  * vaes_core.h's bulk_kreg does for CTR and ECB: v5_ctr_n broadcasts a
  * round key per round. n whole iterations of V5_CTR_WIDE vectors.
  */
-ENGINE_INLINE void v5_ctr_kreg(const uint8_t *rk, const unsigned NR,
-                               __m512i *cp, uint8_t *out, const uint8_t *in,
-                               size_t n)
+ENGINE_INLINE __m512i v5_ctr_kreg(const uint8_t *rk, const unsigned NR,
+                                  __m512i c, uint8_t *out, const uint8_t *in,
+                                  size_t n)
 {
     const __m512i four =
         _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4);
-    __m512i k[15], c = *cp;
+    __m512i k[15];
 
     S5_UNROLL
     for (unsigned r = 0; r <= NR; r++)
@@ -181,25 +186,13 @@ ENGINE_INLINE void v5_ctr_kreg(const uint8_t *rk, const unsigned NR,
         for (unsigned i = 0; i < V5_CTR_WIDE; i++)
             _mm512_storeu_si512(out + 64 * i, x[i]);
     }
-    *cp = c;
+    return c;
 }
 
-#define V5_KREG_FN(name, nr)                                                   \
-    __attribute__((noinline)) ENGINE_FN void name(const uint8_t *rk,           \
-                                                  __m512i *cp, uint8_t *out,   \
-                                                  const uint8_t *in, size_t n) \
-    {                                                                          \
-        v5_ctr_kreg(rk, nr, cp, out, in, n);                                   \
-    }
-V5_KREG_FN(v5_ctr_kreg10, 10)
-V5_KREG_FN(v5_ctr_kreg12, 12)
-V5_KREG_FN(v5_ctr_kreg14, 14)
-#undef V5_KREG_FN
-
-ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
-                          uint8_t *out, const uint8_t *in, size_t nblocks)
+ENGINE_INLINE void v5_ctr32le(const uint8_t *rk, const unsigned nr,
+                              uint8_t ctr[16], uint8_t *out, const uint8_t *in,
+                              size_t nblocks)
 {
-    const uint8_t *rk = ENGINE_RK(rkv);
     __m128i c0 = _mm_loadu_si128((const __m128i *)(const void *)ctr);
     __m512i c = _mm512_add_epi32(
         _mm512_broadcast_i32x4(c0),
@@ -227,18 +220,27 @@ ENGINE_FN void v5_ctr32le(const void *rkv, unsigned nr, uint8_t ctr[16],
         else if (n > 0)
             v5_ctr_n(rk, nr, &ct, to, ti, 1, 1, n);
     }
-    if (nmain > 0) {
-        n = nmain / (4 * V5_CTR_WIDE);
-        if (nr == 10)
-            v5_ctr_kreg10(rk, &c, out, in, n);
-        else if (nr == 12)
-            v5_ctr_kreg12(rk, &c, out, in, n);
-        else
-            v5_ctr_kreg14(rk, &c, out, in, n);
-    }
+    if (nmain > 0)
+        c = v5_ctr_kreg(rk, nr, c, out, in, nmain / (4 * V5_CTR_WIDE));
     c0 = _mm_add_epi32(c0, _mm_cvtsi32_si128((int)(uint32_t)nblocks));
     _mm_storeu_si128((__m128i *)(void *)ctr, c0);
 }
+
+/* One function per key size: nr a constant, every loop unrolled, so that
+ * the tail's vectors stay in registers (with nr a variable, gcc kept them
+ * in an 896-byte frame: whitened counters, keystream, plaintext on the
+ * stack, which test_residue found once the stack layout moved). */
+#define V5_CTR_FN(name, nr)                                                    \
+    __attribute__((noinline)) ENGINE_FN void name(                             \
+        const uint8_t *rk, uint8_t ctr[16], uint8_t *out, const uint8_t *in,   \
+        size_t nblocks)                                                        \
+    {                                                                          \
+        v5_ctr32le(rk, nr, ctr, out, in, nblocks);                             \
+    }
+V5_CTR_FN(v5_ctr32le10, 10)
+V5_CTR_FN(v5_ctr32le12, 12)
+V5_CTR_FN(v5_ctr32le14, 14)
+#undef V5_CTR_FN
 
 /* ---- fused decryption ------------------------------------------------ */
 
@@ -693,7 +695,12 @@ void aesir_vaes_avx512_gcmsiv_tag(const void *mrk, unsigned nr, const void *hk,
 void aesir_vaes_avx512_ctr32le(const void *rk, unsigned nr, uint8_t ctr[16],
                                uint8_t *out, const uint8_t *in, size_t nblocks)
 {
-    v5_ctr32le(rk, nr, ctr, out, in, nblocks);
+    if (nr == 10)
+        v5_ctr32le10(ENGINE_RK(rk), ctr, out, in, nblocks);
+    else if (nr == 12)
+        v5_ctr32le12(ENGINE_RK(rk), ctr, out, in, nblocks);
+    else
+        v5_ctr32le14(ENGINE_RK(rk), ctr, out, in, nblocks);
 }
 
 #endif
