@@ -72,6 +72,7 @@ extern "C" {
  * Errors
  * ------------------------------------------------------------------- */
 
+/* clang-format off */
 enum {
     AESIR_OK = 0,
     AESIR_E_KEY_LENGTH = -1,        /* key is not 16, 24 or 32 bytes */
@@ -91,6 +92,7 @@ enum {
     AESIR_E_KEY_WEAK = -13          /* key refused as weak: the two halves
                                        of an XTS key are equal */
 };
+/* clang-format on */
 
 /*
  * aesir_strerror -- a short English message for an AESIR_* code. Never
@@ -195,11 +197,11 @@ AESIR_API const char *aesir_engine_ranked(size_t i, const char **why);
  * Placement: anywhere 16-byte aligned -- the stack, static storage, or
  * memory from malloc() (which returns at least that on the platforms
  * aesir supports; on 32-bit PowerPC, whose stack is only 8-byte aligned
- * in practice, 8 is enough). aesir_aes_init and aesir_aes_init_ex refuse a context
- * that is not 16-byte aligned with AESIR_E_ARGUMENT and write nothing to
- * it; every other function takes such a context (a key copied to a
- * misaligned place, say) for one not initialised: AESIR_E_STATE. A context at a 64-byte
- * boundary (aligned_alloc(64, sizeof(aesir_aes))) has its round keys on
+ * in practice, 8 is enough). aesir_aes_init and aesir_aes_init_ex refuse a
+ * context that is not 16-byte aligned with AESIR_E_ARGUMENT and write nothing
+ * to it; every other function takes such a context (a key copied to a
+ * misaligned place, say) for one not initialised: AESIR_E_STATE. A context at a
+ * 64-byte boundary (aligned_alloc(64, sizeof(aesir_aes))) has its round keys on
  * whole cache lines, which makes key setup on the VAES engines a little
  * faster; everything else runs at the same speed. A context may be copied
  * (memcpy or assignment) to another 16-byte-aligned place.
@@ -218,8 +220,8 @@ typedef struct aesir_aes {
  * AESIR_E_ARGUMENT (NULL pointer), AESIR_E_SELFTEST (the default engine
  * failed its known-answer test). On error ctx is left cleared.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_aes_init(aesir_aes *ctx, const uint8_t *key,
-                                     size_t key_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aes_init(aesir_aes *ctx, const uint8_t *key, size_t key_len);
 
 /*
  * aesir_aes_init_ex -- as aesir_aes_init(), with the engine chosen by name
@@ -231,9 +233,9 @@ AESIR_API AESIR_WARN_UNUSED int aesir_aes_init(aesir_aes *ctx, const uint8_t *ke
  * AESIR_E_ENGINE_UNKNOWN, AESIR_E_ENGINE_UNAVAILABLE, AESIR_E_ARGUMENT
  * (dirs is 0 or has other bits).
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key,
-                                        size_t key_len, const char *engine,
-                                        unsigned dirs);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_aes_init_ex(aesir_aes *ctx, const uint8_t *key, size_t key_len,
+                  const char *engine, unsigned dirs);
 
 /* aesir_aes_engine -- name of the engine ctx uses, or NULL when ctx is
  * not initialised. */
@@ -250,17 +252,18 @@ AESIR_API unsigned aesir_aes_key_bits(const aesir_aes *ctx);
  * size_t).
  */
 AESIR_API int aesir_aes_encrypt_blocks(const aesir_aes *ctx, uint8_t *out,
-                             const uint8_t *in, size_t nblocks);
+                                       const uint8_t *in, size_t nblocks);
 AESIR_API AESIR_WARN_UNUSED int aesir_aes_decrypt_blocks(const aesir_aes *ctx,
-                                               uint8_t *out, const uint8_t *in,
-                                               size_t nblocks);
+                                                         uint8_t *out,
+                                                         const uint8_t *in,
+                                                         size_t nblocks);
 
 /* aesir_aes_encrypt_block / aesir_aes_decrypt_block -- one block. */
 AESIR_API int aesir_aes_encrypt_block(const aesir_aes *ctx, uint8_t out[16],
-                            const uint8_t in[16]);
+                                      const uint8_t in[16]);
 AESIR_API AESIR_WARN_UNUSED int aesir_aes_decrypt_block(const aesir_aes *ctx,
-                                              uint8_t out[16],
-                                              const uint8_t in[16]);
+                                                        uint8_t out[16],
+                                                        const uint8_t in[16]);
 
 /* aesir_aes_clear -- wipes ctx (round keys included). Safe on a cleared
  * or never-initialised context. */
@@ -331,10 +334,10 @@ typedef struct aesir_cipher {
  *            change. Other modes: 0.
  * Errors: AESIR_E_ARGUMENT, AESIR_E_IV_LENGTH, AESIR_E_STATE.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_cipher_init(aesir_cipher *c, const aesir_aes *key,
-                                        aesir_mode mode, unsigned dir,
-                                        const uint8_t *iv, size_t iv_len,
-                                        unsigned option);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cipher_init(aesir_cipher *c, const aesir_aes *key, aesir_mode mode,
+                  unsigned dir, const uint8_t *iv, size_t iv_len,
+                  unsigned option);
 
 /*
  * aesir_cipher_update -- processes in_len bytes (any length, any split).
@@ -350,9 +353,9 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cipher_init(aesir_cipher *c, const aesir_a
  * nothing is consumed and the context stays usable for shorter input),
  * AESIR_E_STATE, AESIR_E_ARGUMENT.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_cipher_update(aesir_cipher *c, uint8_t *out,
-                                          size_t out_cap, size_t *out_len,
-                                          const uint8_t *in, size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cipher_update(aesir_cipher *c, uint8_t *out, size_t out_cap,
+                    size_t *out_len, const uint8_t *in, size_t in_len);
 
 /*
  * aesir_cipher_final -- finishes the message: writes the last block for
@@ -368,8 +371,9 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cipher_update(aesir_cipher *c, uint8_t *ou
  * out_len, or NULL out with out_cap > 0), AESIR_E_STATE. Any error other
  * than AESIR_E_OUTPUT_SIZE wipes the context.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_cipher_final(aesir_cipher *c, uint8_t *out,
-                                         size_t out_cap, size_t *out_len);
+AESIR_API AESIR_WARN_UNUSED int aesir_cipher_final(aesir_cipher *c,
+                                                   uint8_t *out, size_t out_cap,
+                                                   size_t *out_len);
 
 /* aesir_cipher_update_size -- the most bytes aesir_cipher_update() can
  * write for in_len more input bytes (0 for an uninitialised context, or
@@ -396,24 +400,22 @@ AESIR_API void aesir_cipher_clear(aesir_cipher *c);
  * Every check is made before anything is written: on any error *out_len
  * is 0 and out is left as it was (in place: the input survives).
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_ecb_encrypt(const aesir_aes *key, unsigned padding,
-                                        uint8_t *out, size_t out_cap,
-                                        size_t *out_len, const uint8_t *in,
-                                        size_t in_len);
-AESIR_API AESIR_WARN_UNUSED int aesir_ecb_decrypt(const aesir_aes *key, unsigned padding,
-                                        uint8_t *out, size_t out_cap,
-                                        size_t *out_len, const uint8_t *in,
-                                        size_t in_len);
-AESIR_API AESIR_WARN_UNUSED int aesir_cbc_encrypt(const aesir_aes *key,
-                                        const uint8_t iv[16], unsigned padding,
-                                        uint8_t *out, size_t out_cap,
-                                        size_t *out_len, const uint8_t *in,
-                                        size_t in_len);
-AESIR_API AESIR_WARN_UNUSED int aesir_cbc_decrypt(const aesir_aes *key,
-                                        const uint8_t iv[16], unsigned padding,
-                                        uint8_t *out, size_t out_cap,
-                                        size_t *out_len, const uint8_t *in,
-                                        size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ecb_encrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
+                  size_t out_cap, size_t *out_len, const uint8_t *in,
+                  size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ecb_decrypt(const aesir_aes *key, unsigned padding, uint8_t *out,
+                  size_t out_cap, size_t *out_len, const uint8_t *in,
+                  size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cbc_encrypt(const aesir_aes *key, const uint8_t iv[16], unsigned padding,
+                  uint8_t *out, size_t out_cap, size_t *out_len,
+                  const uint8_t *in, size_t in_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cbc_decrypt(const aesir_aes *key, const uint8_t iv[16], unsigned padding,
+                  uint8_t *out, size_t out_cap, size_t *out_len,
+                  const uint8_t *in, size_t in_len);
 
 /*
  * Multi-buffer CBC encryption
@@ -465,7 +467,7 @@ typedef struct aesir_cbc_job {
  * 0. Contexts shared between jobs are only read.
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_cbc_encrypt_many(aesir_cbc_job *jobs,
-                                                 size_t njobs);
+                                                       size_t njobs);
 
 /*
  * aesir_cbc_mac_many -- the CBC-MAC chain of the njobs jobs: for each,
@@ -486,21 +488,21 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cbc_encrypt_many(aesir_cbc_job *jobs,
  * next call through the returned iv.
  */
 AESIR_API AESIR_WARN_UNUSED int aesir_cbc_mac_many(aesir_cbc_job *jobs,
-                                             size_t njobs);
+                                                   size_t njobs);
 
 /* Stream-like modes: out receives exactly len bytes. */
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb128_encrypt(const aesir_aes *key,
-                                           const uint8_t iv[16], uint8_t *out,
-                                           const uint8_t *in, size_t len);
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb128_decrypt(const aesir_aes *key,
-                                           const uint8_t iv[16], uint8_t *out,
-                                           const uint8_t *in, size_t len);
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_encrypt(const aesir_aes *key,
-                                         const uint8_t iv[16], uint8_t *out,
-                                         const uint8_t *in, size_t len);
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_decrypt(const aesir_aes *key,
-                                         const uint8_t iv[16], uint8_t *out,
-                                         const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb128_encrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                     const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb128_decrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                     const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb8_encrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                   const uint8_t *in, size_t len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb8_decrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                   const uint8_t *in, size_t len);
 /*
  * aesir_cfb1_encrypt / aesir_cfb1_decrypt -- CFB with 1-bit segments on a
  * message of nbits bits, packed most significant bit first: bit i is bit
@@ -508,23 +510,25 @@ AESIR_API AESIR_WARN_UNUSED int aesir_cfb8_decrypt(const aesir_aes *key,
  * low bits of a last partial byte are set to zero. in and out hold
  * nbits / 8 bytes, rounded up.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb1_encrypt(const aesir_aes *key,
-                                         const uint8_t iv[16], uint8_t *out,
-                                         const uint8_t *in, size_t nbits);
-AESIR_API AESIR_WARN_UNUSED int aesir_cfb1_decrypt(const aesir_aes *key,
-                                         const uint8_t iv[16], uint8_t *out,
-                                         const uint8_t *in, size_t nbits);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb1_encrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                   const uint8_t *in, size_t nbits);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_cfb1_decrypt(const aesir_aes *key, const uint8_t iv[16], uint8_t *out,
+                   const uint8_t *in, size_t nbits);
 /* aesir_ofb_crypt -- OFB; the same function encrypts and decrypts. */
 AESIR_API AESIR_WARN_UNUSED int aesir_ofb_crypt(const aesir_aes *key,
-                                      const uint8_t iv[16], uint8_t *out,
-                                      const uint8_t *in, size_t len);
+                                                const uint8_t iv[16],
+                                                uint8_t *out, const uint8_t *in,
+                                                size_t len);
 /* aesir_ctr_crypt -- CTR; counter_bits is 32, 64 or 128 (see
  * aesir_cipher_init). AESIR_E_COUNTER_OVERFLOW when len bytes need more
  * counter values than remain before the counter would wrap. */
 AESIR_API AESIR_WARN_UNUSED int aesir_ctr_crypt(const aesir_aes *key,
-                                      const uint8_t iv[16],
-                                      unsigned counter_bits, uint8_t *out,
-                                      const uint8_t *in, size_t len);
+                                                const uint8_t iv[16],
+                                                unsigned counter_bits,
+                                                uint8_t *out, const uint8_t *in,
+                                                size_t len);
 
 /* ---------------------------------------------------------------------
  * GCM and GMAC (NIST SP 800-38D)
@@ -577,9 +581,8 @@ typedef struct aesir_gcm_key {
  * override them). Errors: AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT,
  * AESIR_E_SELFTEST. On error key is cleared.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_gcm_init(aesir_gcm_key *key,
-                                               const uint8_t *k,
-                                               size_t key_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_init(aesir_gcm_key *key, const uint8_t *k, size_t key_len);
 /*
  * aesir_gcm_init_ex -- as aesir_gcm_init(), with the AES engine and the
  * GHASH engine chosen by name and options (AESIR_GCM_SHORT_TAGS, or 0).
@@ -614,9 +617,8 @@ AESIR_API void aesir_gcm_clear(aesir_gcm_key *key);
  */
 AESIR_API AESIR_WARN_UNUSED int
 aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
-               const uint8_t *aad, size_t aad_len, uint8_t *out,
-               size_t out_cap, size_t *out_len, const uint8_t *in,
-               size_t in_len);
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len);
 /*
  * aesir_gcm_open -- verifies and decrypts what aesir_gcm_seal produced
  * (in_len bytes: ciphertext, then the 16-byte tag): out receives
@@ -627,9 +629,8 @@ aesir_gcm_seal(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
  */
 AESIR_API AESIR_WARN_UNUSED int
 aesir_gcm_open(const aesir_gcm_key *key, const uint8_t *iv, size_t iv_len,
-               const uint8_t *aad, size_t aad_len, uint8_t *out,
-               size_t out_cap, size_t *out_len, const uint8_t *in,
-               size_t in_len);
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len);
 /*
  * aesir_gcm_seal_detached / aesir_gcm_open_detached -- the same with the
  * tag apart: out and in have len bytes; tag_len is 16..12 (or 8 and 4
@@ -698,15 +699,13 @@ aesir_gcm_decrypt_update_unverified(aesir_gcm *ctx, uint8_t *out,
 /* aesir_gcm_finish -- the tag of an encryption (or of GMAC: no update),
  * tag_len bytes as for aesir_gcm_seal_detached. Errors: AESIR_E_STATE
  * (decrypting, or not started), AESIR_E_ARGUMENT. */
-AESIR_API AESIR_WARN_UNUSED int aesir_gcm_finish(aesir_gcm *ctx,
-                                                 uint8_t *tag,
+AESIR_API AESIR_WARN_UNUSED int aesir_gcm_finish(aesir_gcm *ctx, uint8_t *tag,
                                                  size_t tag_len);
 /* aesir_gcm_verify -- compares the tag of a decryption (or of GMAC) with
  * tag in constant time: AESIR_OK or AESIR_E_AUTH. Errors also:
  * AESIR_E_STATE (encrypting, or not started), AESIR_E_ARGUMENT. */
-AESIR_API AESIR_WARN_UNUSED int aesir_gcm_verify(aesir_gcm *ctx,
-                                                 const uint8_t *tag,
-                                                 size_t tag_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_gcm_verify(aesir_gcm *ctx, const uint8_t *tag, size_t tag_len);
 /* aesir_gcm_abort -- ends the message without a result, wiping ctx. */
 AESIR_API void aesir_gcm_abort(aesir_gcm *ctx);
 
@@ -1121,9 +1120,8 @@ typedef struct aesir_ccm_key {
  * AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key is
  * cleared.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_ccm_init(aesir_ccm_key *key,
-                                               const uint8_t *k,
-                                               size_t key_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_init(aesir_ccm_key *key, const uint8_t *k, size_t key_len);
 /* aesir_ccm_init_ex -- the same with the AES engine chosen by name (NULL:
  * the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
  * AESIR_E_ENGINE_UNAVAILABLE. */
@@ -1148,10 +1146,10 @@ AESIR_API void aesir_ccm_clear(aesir_ccm_key *key);
  * AESIR_E_OUTPUT_SIZE. Every check is made before anything is written.
  */
 AESIR_API AESIR_WARN_UNUSED int
-aesir_ccm_seal(const aesir_ccm_key *key, const uint8_t *nonce,
-               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-               uint8_t *out, size_t out_cap, size_t *out_len,
-               const uint8_t *in, size_t in_len, size_t tag_len);
+aesir_ccm_seal(const aesir_ccm_key *key, const uint8_t *nonce, size_t nonce_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len,
+               size_t tag_len);
 /*
  * aesir_ccm_open -- verifies and decrypts what aesir_ccm_seal produced
  * with the same tag_len (in_len bytes: ciphertext, then the tag): out
@@ -1162,10 +1160,10 @@ aesir_ccm_seal(const aesir_ccm_key *key, const uint8_t *nonce,
  * in_len < tag_len.
  */
 AESIR_API AESIR_WARN_UNUSED int
-aesir_ccm_open(const aesir_ccm_key *key, const uint8_t *nonce,
-               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-               uint8_t *out, size_t out_cap, size_t *out_len,
-               const uint8_t *in, size_t in_len, size_t tag_len);
+aesir_ccm_open(const aesir_ccm_key *key, const uint8_t *nonce, size_t nonce_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len,
+               size_t tag_len);
 /*
  * aesir_ccm_seal_detached / aesir_ccm_open_detached -- the same with the
  * tag apart: out and in have len bytes, tag has tag_len. Open returns
@@ -1238,16 +1236,14 @@ aesir_ccm_decrypt_update_unverified(aesir_ccm *ctx, uint8_t *out,
 /* aesir_ccm_finish -- the tag of an encryption; tag_len must be the one
  * given to aesir_ccm_start (AESIR_E_ARGUMENT otherwise). Errors also:
  * AESIR_E_STATE (decrypting, or not started), AESIR_E_INPUT_LENGTH. */
-AESIR_API AESIR_WARN_UNUSED int aesir_ccm_finish(aesir_ccm *ctx,
-                                                 uint8_t *tag,
+AESIR_API AESIR_WARN_UNUSED int aesir_ccm_finish(aesir_ccm *ctx, uint8_t *tag,
                                                  size_t tag_len);
 /* aesir_ccm_verify -- compares the tag of a decryption with tag in
  * constant time: AESIR_OK or AESIR_E_AUTH. Errors also: AESIR_E_STATE
  * (encrypting, or not started), AESIR_E_ARGUMENT (tag_len not the one
  * given to aesir_ccm_start), AESIR_E_INPUT_LENGTH. */
-AESIR_API AESIR_WARN_UNUSED int aesir_ccm_verify(aesir_ccm *ctx,
-                                                 const uint8_t *tag,
-                                                 size_t tag_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ccm_verify(aesir_ccm *ctx, const uint8_t *tag, size_t tag_len);
 /* aesir_ccm_abort -- ends the message without a result, wiping ctx. */
 AESIR_API void aesir_ccm_abort(aesir_ccm *ctx);
 
@@ -1427,9 +1423,8 @@ typedef struct aesir_ocb_key {
  * AESIR_E_KEY_LENGTH, AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key
  * is cleared.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_ocb_init(aesir_ocb_key *key,
-                                               const uint8_t *k,
-                                               size_t key_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_init(aesir_ocb_key *key, const uint8_t *k, size_t key_len);
 /* aesir_ocb_init_ex -- as aesir_ocb_init(), with the AES engine chosen by
  * name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
  * AESIR_E_ENGINE_UNAVAILABLE. */
@@ -1454,10 +1449,9 @@ AESIR_API void aesir_ocb_clear(aesir_ocb_key *key);
  * AESIR_E_OUTPUT_SIZE. Nothing is written on error.
  */
 AESIR_API AESIR_WARN_UNUSED int
-aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
-               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-               uint8_t *out, size_t out_cap, size_t *out_len,
-               const uint8_t *in, size_t in_len);
+aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce, size_t nonce_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len);
 /*
  * aesir_ocb_open -- verifies and decrypts what aesir_ocb_seal produced
  * (in_len bytes: ciphertext, then the 16-byte tag): out receives
@@ -1467,10 +1461,9 @@ aesir_ocb_seal(const aesir_ocb_key *key, const uint8_t *nonce,
  * errors: as aesir_ocb_seal, and AESIR_E_INPUT_LENGTH when in_len < 16.
  */
 AESIR_API AESIR_WARN_UNUSED int
-aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce,
-               size_t nonce_len, const uint8_t *aad, size_t aad_len,
-               uint8_t *out, size_t out_cap, size_t *out_len,
-               const uint8_t *in, size_t in_len);
+aesir_ocb_open(const aesir_ocb_key *key, const uint8_t *nonce, size_t nonce_len,
+               const uint8_t *aad, size_t aad_len, uint8_t *out, size_t out_cap,
+               size_t *out_len, const uint8_t *in, size_t in_len);
 /*
  * aesir_ocb_seal_detached / aesir_ocb_open_detached -- the same with the
  * tag apart: out and in have len bytes; tag_len is 1..16
@@ -1524,11 +1517,9 @@ typedef struct aesir_ocb {
 /* aesir_ocb_start -- begins a message with nonce and the tag length it
  * will end with (1..16). Errors: AESIR_E_STATE (key not set up),
  * AESIR_E_ARGUMENT (NULL, tag length), AESIR_E_IV_LENGTH. */
-AESIR_API AESIR_WARN_UNUSED int aesir_ocb_start(aesir_ocb *ctx,
-                                                const aesir_ocb_key *key,
-                                                const uint8_t *nonce,
-                                                size_t nonce_len,
-                                                size_t tag_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_start(aesir_ocb *ctx, const aesir_ocb_key *key, const uint8_t *nonce,
+                size_t nonce_len, size_t tag_len);
 /* aesir_ocb_aad -- more additional data. Errors: AESIR_E_STATE,
  * AESIR_E_ARGUMENT, AESIR_E_INPUT_LENGTH. */
 AESIR_API AESIR_WARN_UNUSED int aesir_ocb_aad(aesir_ocb *ctx,
@@ -1554,18 +1545,16 @@ aesir_ocb_decrypt_update_unverified(aesir_ocb *ctx, uint8_t *out,
  * (decrypting, or not started), AESIR_E_ARGUMENT, AESIR_E_OUTPUT_SIZE. */
 AESIR_API AESIR_WARN_UNUSED int aesir_ocb_finish(aesir_ocb *ctx, uint8_t *out,
                                                  size_t out_cap,
-                                                 size_t *out_len,
-                                                 uint8_t *tag, size_t tag_len);
+                                                 size_t *out_len, uint8_t *tag,
+                                                 size_t tag_len);
 /* aesir_ocb_verify -- ends a decryption: compares the tag with tag in
  * constant time and, when it matches, writes the last 0..15 bytes of
  * plaintext to out (*out_len): AESIR_OK, or AESIR_E_AUTH with nothing
  * written to out and *out_len 0. Errors also as aesir_ocb_finish
  * (AESIR_E_STATE when encrypting). */
-AESIR_API AESIR_WARN_UNUSED int aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out,
-                                                 size_t out_cap,
-                                                 size_t *out_len,
-                                                 const uint8_t *tag,
-                                                 size_t tag_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_ocb_verify(aesir_ocb *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
+                 const uint8_t *tag, size_t tag_len);
 /* aesir_ocb_abort -- ends the message without a result, wiping ctx. */
 AESIR_API void aesir_ocb_abort(aesir_ocb *ctx);
 
@@ -1622,9 +1611,8 @@ typedef struct aesir_xts_key {
  * in constant time), AESIR_E_ARGUMENT, AESIR_E_SELFTEST. On error key is
  * cleared.
  */
-AESIR_API AESIR_WARN_UNUSED int aesir_xts_init(aesir_xts_key *key,
-                                               const uint8_t *k,
-                                               size_t key_len);
+AESIR_API AESIR_WARN_UNUSED int
+aesir_xts_init(aesir_xts_key *key, const uint8_t *k, size_t key_len);
 /* aesir_xts_init_ex -- as aesir_xts_init(), with the AES engine chosen
  * by name (NULL: the default). Errors also: AESIR_E_ENGINE_UNKNOWN,
  * AESIR_E_ENGINE_UNAVAILABLE. */

@@ -69,8 +69,8 @@ static inline size_t gcm_pairs_list(struct gcm_pair *p, size_t cap)
             p[n].available =
                 (aesir_engine_flags(a) & AESIR_ENGINE_AVAILABLE) &&
                 (aesir_ghash_engine_flags(g) & AESIR_ENGINE_AVAILABLE);
-            p[n].skipped = p[n].available &&
-                           !gcm_pair_wanted(p[n].aes, p[n].ghash);
+            p[n].skipped =
+                p[n].available && !gcm_pair_wanted(p[n].aes, p[n].ghash);
             p[n].available &= !p[n].skipped;
             p[n].slow =
                 gcm_engine_slow(p[n].aes) || gcm_engine_slow(p[n].ghash);

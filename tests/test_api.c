@@ -17,9 +17,9 @@
 #include "check.h"
 #include "internal.h" /* the context's layout, for the wiping checks */
 
-static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2,
-                                  0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf,
-                                  0x4f, 0x3c};
+static const uint8_t key16[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae,
+                                  0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88,
+                                  0x09, 0xcf, 0x4f, 0x3c};
 static const uint8_t iv0[16] = {0};
 
 static void test_strerror(void)
@@ -41,9 +41,9 @@ static void test_key_errors(const char *engine)
     static const size_t bad_lengths[] = {0, 1, 15, 17, 20, 23, 25, 31, 33, 40};
 
     for (size_t i = 0; i < sizeof(bad_lengths) / sizeof(bad_lengths[0]); i++) {
-        CHECK_EQ(aesir_aes_init_ex(&k, key, bad_lengths[i], engine,
-                                   AESIR_ENCRYPT),
-                 AESIR_E_KEY_LENGTH);
+        CHECK_EQ(
+            aesir_aes_init_ex(&k, key, bad_lengths[i], engine, AESIR_ENCRYPT),
+            AESIR_E_KEY_LENGTH);
         /* A failed init leaves a cleared context that refuses to work. */
         CHECK_EQ(aesir_aes_encrypt_block(&k, blk, blk), AESIR_E_STATE);
         CHECK(aesir_aes_engine(&k) == NULL);
@@ -68,9 +68,9 @@ static void test_key_errors(const char *engine)
     CHECK_EQ(aesir_aes_encrypt_blocks(&k, NULL, blk, 1), AESIR_E_STATE);
 
     /* Clearing wipes every byte, round keys included. */
-    CHECK_EQ(aesir_aes_init_ex(&k, key16, 16, engine,
-                               AESIR_ENCRYPT | AESIR_DECRYPT),
-             AESIR_OK);
+    CHECK_EQ(
+        aesir_aes_init_ex(&k, key16, 16, engine, AESIR_ENCRYPT | AESIR_DECRYPT),
+        AESIR_OK);
     CHECK(!all_zero(&k, sizeof(k)));
     CHECK_EQ(aesir_aes_encrypt_blocks(&k, NULL, blk, 1), AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_aes_encrypt_blocks(&k, NULL, NULL, 0), AESIR_OK);
@@ -90,29 +90,35 @@ static void test_cipher_init_errors(const aesir_aes *k)
     memset(&blank, 0, sizeof(blank));
     CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CBC, AESIR_ENCRYPT, iv0, 8, 0),
              AESIR_E_IV_LENGTH);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, iv0, 17, 0),
-             AESIR_E_IV_LENGTH);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, iv0, 17, 0),
+        AESIR_E_IV_LENGTH);
     CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 0, 0),
              AESIR_E_IV_LENGTH);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_ECB, AESIR_ENCRYPT, iv0, 16, 0),
-             AESIR_E_IV_LENGTH);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CBC, AESIR_ENCRYPT, NULL, 16, 0),
-             AESIR_E_ARGUMENT);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_ECB, AESIR_ENCRYPT, iv0, 16, 0),
+        AESIR_E_IV_LENGTH);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_CBC, AESIR_ENCRYPT, NULL, 16, 0),
+        AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_cipher_init(&c, k, (aesir_mode)0, AESIR_ENCRYPT, iv0, 16, 0),
              AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_cipher_init(&c, k, (aesir_mode)8, AESIR_ENCRYPT, iv0, 16, 0),
              AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CBC, 3, iv0, 16, 0),
              AESIR_E_ARGUMENT);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CBC, AESIR_ENCRYPT, iv0, 16, 3),
-             AESIR_E_ARGUMENT);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, iv0, 16, 16),
-             AESIR_E_ARGUMENT);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16, 1),
-             AESIR_E_ARGUMENT);
-    CHECK_EQ(aesir_cipher_init(&c, NULL, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16,
-                               0),
-             AESIR_E_ARGUMENT);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_CBC, AESIR_ENCRYPT, iv0, 16, 3),
+        AESIR_E_ARGUMENT);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, iv0, 16, 16),
+        AESIR_E_ARGUMENT);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16, 1),
+        AESIR_E_ARGUMENT);
+    CHECK_EQ(
+        aesir_cipher_init(&c, NULL, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16, 0),
+        AESIR_E_ARGUMENT);
     CHECK_EQ(aesir_cipher_init(&c, &blank, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0,
                                16, 0),
              AESIR_E_STATE);
@@ -165,8 +171,9 @@ static void test_lengths_and_output(const aesir_aes *k)
     CHECK_EQ(aesir_cbc_encrypt(k, iv0, AESIR_PAD_PKCS7, out, 48, &n, in, 32),
              AESIR_OK);
     CHECK_EQ(n, 48u);
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16, 0),
-             AESIR_OK);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_OFB, AESIR_ENCRYPT, iv0, 16, 0),
+        AESIR_OK);
     CHECK_EQ(aesir_cipher_update(&c, out, 9, &n, in, 10), AESIR_E_OUTPUT_SIZE);
     CHECK_EQ(aesir_cipher_update(&c, out, 10, &n, in, 10), AESIR_OK);
     CHECK_EQ(n, 10u);
@@ -201,8 +208,8 @@ static void test_pkcs7(const aesir_aes *k)
         uint8_t tail[4]; /* last 4 bytes; the rest are 0x04 */
         unsigned pad;
     } cases[] = {
-        {{4, 4, 4, 4}, 4},   {{4, 4, 4, 0}, 0}, {{4, 4, 4, 5}, 0},
-        {{4, 3, 4, 4}, 0},   {{9, 9, 9, 1}, 1}, {{4, 4, 4, 17}, 0},
+        {{4, 4, 4, 4}, 4},    {{4, 4, 4, 0}, 0},  {{4, 4, 4, 5}, 0},
+        {{4, 3, 4, 4}, 0},    {{9, 9, 9, 1}, 1},  {{4, 4, 4, 17}, 0},
         {{4, 4, 4, 0xff}, 0}, {{4, 4, 4, 16}, 0},
     };
 
@@ -211,8 +218,8 @@ static void test_pkcs7(const aesir_aes *k)
         memcpy(p + 12, cases[i].tail, 4);
         craft_block(k, ct, p);
         memset(out, 0xa5, sizeof(out));
-        int err = aesir_ecb_decrypt(k, AESIR_PAD_PKCS7, out, sizeof(out), &n,
-                                    ct, 16);
+        int err =
+            aesir_ecb_decrypt(k, AESIR_PAD_PKCS7, out, sizeof(out), &n, ct, 16);
         if (cases[i].pad == 0) {
             CHECK_EQ(err, AESIR_E_PADDING);
             CHECK_EQ(n, 0u);
@@ -347,12 +354,12 @@ static void test_ctr_overflow(const aesir_aes *k)
     set_counter(ctr, 0xff, 32);
     memset(ctr + 12, 0, 4);
     ctr[12] = 0xff; /* ff000000: 2^24 values left = 256 MiB */
-    CHECK_EQ(aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, ctr, 16,
-                               32),
-             AESIR_OK);
-    CHECK_EQ(aesir_cipher_update(&c, buf, SIZE_MAX, &n, buf,
-                                 ((size_t)1 << 28) + 1),
-             AESIR_E_COUNTER_OVERFLOW);
+    CHECK_EQ(
+        aesir_cipher_init(&c, k, AESIR_MODE_CTR, AESIR_ENCRYPT, ctr, 16, 32),
+        AESIR_OK);
+    CHECK_EQ(
+        aesir_cipher_update(&c, buf, SIZE_MAX, &n, buf, ((size_t)1 << 28) + 1),
+        AESIR_E_COUNTER_OVERFLOW);
     aesir_cipher_clear(&c);
 }
 
@@ -372,36 +379,53 @@ static void test_inplace_buffered(const aesir_aes *k)
                 for (size_t f = 0; f < sizeof(first) / sizeof(first[0]); f++) {
                     aesir_cipher c;
                     unsigned a = first[f];
-                    int err = mode == AESIR_MODE_ECB
-                                  ? (dir == AESIR_ENCRYPT
-                                         ? aesir_ecb_encrypt(k, pad, ref, sizeof(ref), &n, msg, LEN - 4)
-                                         : aesir_ecb_decrypt(k, pad, ref, sizeof(ref), &n, msg, LEN - 12))
-                                  : (dir == AESIR_ENCRYPT
-                                         ? aesir_cbc_encrypt(k, iv0, pad, ref, sizeof(ref), &n, msg, LEN - 4)
-                                         : aesir_cbc_decrypt(k, iv0, pad, ref, sizeof(ref), &n, msg, LEN - 12));
+                    int err =
+                        mode == AESIR_MODE_ECB
+                            ? (dir == AESIR_ENCRYPT
+                                   ? aesir_ecb_encrypt(k, pad, ref, sizeof(ref),
+                                                       &n, msg, LEN - 4)
+                                   : aesir_ecb_decrypt(k, pad, ref, sizeof(ref),
+                                                       &n, msg, LEN - 12))
+                            : (dir == AESIR_ENCRYPT
+                                   ? aesir_cbc_encrypt(k, iv0, pad, ref,
+                                                       sizeof(ref), &n, msg,
+                                                       LEN - 4)
+                                   : aesir_cbc_decrypt(k, iv0, pad, ref,
+                                                       sizeof(ref), &n, msg,
+                                                       LEN - 12));
                     size_t len = dir == AESIR_ENCRYPT ? LEN - 4 : LEN - 12;
                     if (pad == AESIR_PAD_NONE && dir == AESIR_ENCRYPT)
                         len = LEN - 12; /* whole blocks */
                     if (pad == AESIR_PAD_NONE && dir == AESIR_ENCRYPT)
-                        err = mode == AESIR_MODE_ECB
-                                  ? aesir_ecb_encrypt(k, pad, ref, sizeof(ref), &n, msg, len)
-                                  : aesir_cbc_encrypt(k, iv0, pad, ref, sizeof(ref), &n, msg, len);
+                        err =
+                            mode == AESIR_MODE_ECB
+                                ? aesir_ecb_encrypt(k, pad, ref, sizeof(ref),
+                                                    &n, msg, len)
+                                : aesir_cbc_encrypt(k, iv0, pad, ref,
+                                                    sizeof(ref), &n, msg, len);
                     if (dir == AESIR_DECRYPT && pad == AESIR_PAD_PKCS7)
                         continue; /* random data: padding would fail */
                     CHECK_EQ(err, AESIR_OK);
-                    CHECK_EQ(aesir_cipher_init(&c, k, (aesir_mode)mode, dir,
-                                               mode == AESIR_MODE_ECB ? NULL : iv0,
-                                               mode == AESIR_MODE_ECB ? 0 : 16, pad),
-                             AESIR_OK);
+                    CHECK_EQ(
+                        aesir_cipher_init(&c, k, (aesir_mode)mode, dir,
+                                          mode == AESIR_MODE_ECB ? NULL : iv0,
+                                          mode == AESIR_MODE_ECB ? 0 : 16, pad),
+                        AESIR_OK);
                     /* First a bytes from msg, the rest in place in buf. */
                     memcpy(buf, msg + a, len - a);
-                    CHECK_EQ(aesir_cipher_update(&c, ref + LEN + 16, 16, &n1, msg, a), AESIR_OK);
+                    CHECK_EQ(aesir_cipher_update(&c, ref + LEN + 16, 16, &n1,
+                                                 msg, a),
+                             AESIR_OK);
                     CHECK_EQ(n1, a >= 16 ? 16u : 0u);
                     {
                         uint8_t first_out[16];
                         memcpy(first_out, ref + LEN + 16, n1);
-                        CHECK_EQ(aesir_cipher_update(&c, buf, sizeof(buf), &n2, buf, len - a), AESIR_OK);
-                        CHECK_EQ(aesir_cipher_final(&c, buf + n2, sizeof(buf) - n2, &n3), AESIR_OK);
+                        CHECK_EQ(aesir_cipher_update(&c, buf, sizeof(buf), &n2,
+                                                     buf, len - a),
+                                 AESIR_OK);
+                        CHECK_EQ(aesir_cipher_final(&c, buf + n2,
+                                                    sizeof(buf) - n2, &n3),
+                                 AESIR_OK);
                         CHECK_EQ(n1 + n2 + n3, n);
                         CHECK(memcmp(first_out, ref, n1) == 0);
                         CHECK(memcmp(buf, ref + n1, n2 + n3) == 0);
@@ -529,11 +553,10 @@ static void test_reinit_leaves_nothing(void)
                                                    aesir_engine_name(e2),
                                                    dirs[d2]) == AESIR_OK &&
                                  memcmp(&used, &fresh, sizeof(used)) == 0;
-                            ok &= aesir_aes_init_ex(&both, k2, l2,
-                                                    aesir_engine_name(e2),
-                                                    AESIR_ENCRYPT |
-                                                        AESIR_DECRYPT) ==
-                                  AESIR_OK;
+                            ok &=
+                                aesir_aes_init_ex(
+                                    &both, k2, l2, aesir_engine_name(e2),
+                                    AESIR_ENCRYPT | AESIR_DECRYPT) == AESIR_OK;
                             if (!(dirs[d2] & AESIR_ENCRYPT))
                                 ok &= unasked_ok(ks->rk_enc, kb->rk_enc);
                             if (!(dirs[d2] & AESIR_DECRYPT))
@@ -582,9 +605,9 @@ static void test_init_garbage_and_names(void)
         CHECK_EQ(aesir_aes_init_ex(&junk, k, 32, copy,
                                    AESIR_ENCRYPT | AESIR_DECRYPT),
                  AESIR_OK);
-        CHECK_EQ(aesir_aes_init_ex(&clean, k, 32, nm,
-                                   AESIR_ENCRYPT | AESIR_DECRYPT),
-                 AESIR_OK);
+        CHECK_EQ(
+            aesir_aes_init_ex(&clean, k, 32, nm, AESIR_ENCRYPT | AESIR_DECRYPT),
+            AESIR_OK);
         CHECK(strcmp(aesir_aes_engine(&junk), nm) == 0);
         CHECK_EQ(aesir_aes_encrypt_blocks(&junk, a, in, 4), AESIR_OK);
         CHECK_EQ(aesir_aes_encrypt_blocks(&clean, b, in, 4), AESIR_OK);
@@ -685,8 +708,8 @@ static void test_engines(void)
     if (expect == NULL) {
         int have_ct = 0;
         for (size_t i = 0; i < count; i++)
-            have_ct |= (aesir_engine_flags(i) &
-                        (AESIR_ENGINE_AVAILABLE | AESIR_ENGINE_CONSTANT_TIME)) ==
+            have_ct |= (aesir_engine_flags(i) & (AESIR_ENGINE_AVAILABLE |
+                                                 AESIR_ENGINE_CONSTANT_TIME)) ==
                        (AESIR_ENGINE_AVAILABLE | AESIR_ENGINE_CONSTANT_TIME);
         if (have_ct)
             CHECK(aesir_engine_flags((size_t)def) & AESIR_ENGINE_CONSTANT_TIME);

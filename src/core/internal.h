@@ -356,7 +356,7 @@ struct aesir_engine {
     aesir_gcmsiv_dec_fn gcmsiv_dec;
     aesir_gcmsiv_keys_fn gcmsiv_keys; /* optional, for gcm_ghash too */
     aesir_gcmsiv_tag_fn gcmsiv_tag;   /* optional, for gcm_ghash too */
-    aesir_ocb_fn ocb_enc; /* optional: OCB3 fast paths (above) */
+    aesir_ocb_fn ocb_enc;             /* optional: OCB3 fast paths (above) */
     aesir_ocb_fn ocb_dec;
     aesir_xts_fn xts_enc; /* optional: XTS fast paths (above) */
     aesir_xts_fn xts_dec;

@@ -210,10 +210,11 @@ ENGINE_INLINE void ccm_dec_nr(const __m128i *rk, const unsigned nr,
 
 #define CCM_ENTRY(name, body, attr)                                            \
     CCM_BODY(name##_10, body, attr, 10)                                        \
-    CCM_BODY(name##_12, body, attr, 12) CCM_BODY(name##_14, body, attr, 14)    \
-        attr void                                                              \
-        name(const void *rk, unsigned nr, uint8_t ctr[16], uint8_t mac[16],    \
-             uint8_t *out, const uint8_t *in, size_t nblocks)                  \
+    CCM_BODY(name##_12, body, attr, 12)                                        \
+    CCM_BODY(name##_14, body, attr, 14)                                        \
+    attr void name(const void *rk, unsigned nr, uint8_t ctr[16],               \
+                   uint8_t mac[16], uint8_t *out, const uint8_t *in,           \
+                   size_t nblocks)                                             \
     {                                                                          \
         const __m128i *k = (const __m128i *)__builtin_assume_aligned(rk, 16);  \
         if (nblocks == 0)                                                      \

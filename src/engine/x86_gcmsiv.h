@@ -41,8 +41,8 @@ size_t aesir_vaes_avx512_gcmsiv_dec(const void *rk, unsigned nr, const void *hk,
 /* vaes-avx512's per-nonce keys (aesir_gcmsiv_keys_fn) for the layout of
  * ghash-vpclmul-avx512. */
 void aesir_vaes_avx512_gcmsiv_keys(const void *rk, unsigned nr,
-                                   const uint8_t nonce[12], void *mrk,
-                                   void *hk, uint8_t h[16], size_t max_blocks);
+                                   const uint8_t nonce[12], void *mrk, void *hk,
+                                   uint8_t h[16], size_t max_blocks);
 /* and its tag (aesir_gcmsiv_tag_fn) */
 void aesir_vaes_avx512_gcmsiv_tag(const void *mrk, unsigned nr, const void *hk,
                                   const uint8_t s[16], const uint8_t nonce[12],
