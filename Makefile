@@ -9,7 +9,7 @@ CTEST_FLAGS ?= --output-on-failure
 .PHONY: all debug test test-debug speed speed-full speed-check perf-doc \
 	file-speed \
 	install clean format ct-check ct-msan dudect cross-test wasm-speed \
-	coverage tsan fuzz python-test format format-check
+	coverage tsan fuzz python-test format-check
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
