@@ -453,29 +453,38 @@ static void test_polyval_upto(const struct aesir_ghash_engine *e)
     }
 }
 
-/* The whole mode with the engine's CTR path and fused decryption, and
- * without them (the generic code). */
+/* The whole mode with the engine's paths (CTR, fused decryption, the
+ * per-nonce keys and the tag in one call each), and without them (the
+ * generic code): AES-128, AES-256 and the AES-192 extension, additional
+ * data past 32 blocks now and then (the keys' longest POLYVAL call). */
 static void test_fast_vs_generic(const struct gcm_pair *p)
 {
     static _Alignas(64) uint8_t pt[MAX_MSG], c1[MAX_MSG + 16], c2[MAX_MSG + 16];
     aesir_gcm_siv_key k1, k2;
-    uint8_t key[32], nonce[12], aad[64];
+    uint8_t key[32], nonce[12], aad[700];
     size_t n1, n2;
 
     for (int t = 0; t < 40; t++) {
-        size_t klen = below(2) ? 16 : 32, len = below(MAX_MSG + 1),
-               alen = below(65);
+        const size_t klens[3] = {16, 24, 32};
+        size_t klen = klens[below(3)], len = below(MAX_MSG + 1),
+               alen = below(4) == 0 ? below(sizeof(aad) + 1) : below(65);
+        struct gcm_siv_key_state *st;
         fill(key, klen);
         fill(nonce, 12);
         fill(aad, alen);
         fill(pt, len);
-        if (pair_key(&k1, p, key, klen, 0) != AESIR_OK)
+        if (pair_key(&k1, p, key, klen,
+                     klen == 24 ? AESIR_GCM_SIV_AES192 : 0) != AESIR_OK)
             return;
         memcpy(&k2, &k1, sizeof(k1));
-        ((struct gcm_siv_key_state *)(void *)k2.opaque)->ctr = NULL;
-        ((struct gcm_siv_key_state *)(void *)k2.opaque)->fused_dec = NULL;
-        snprintf(where, sizeof(where), "fast vs generic %s x %s, len %zu",
-                 p->aes, p->ghash, len);
+        st = (struct gcm_siv_key_state *)(void *)k2.opaque;
+        st->ctr = NULL;
+        st->fused_dec = NULL;
+        st->keys = NULL;
+        st->tag = NULL;
+        snprintf(where, sizeof(where),
+                 "fast vs generic %s x %s, key %zu, len %zu, aad %zu", p->aes,
+                 p->ghash, klen, len, alen);
         T(aesir_gcm_siv_seal(&k1, nonce, aad, alen, c1, sizeof(c1), &n1, pt,
                              len) == AESIR_OK);
         T(aesir_gcm_siv_seal(&k2, nonce, aad, alen, c2, sizeof(c2), &n2, pt,
