@@ -14,8 +14,8 @@ int main(void)
     if (aesir_aes_init(&k, key, sizeof(key)) != AESIR_OK ||
         aesir_cbc_encrypt(&k, iv, AESIR_PAD_PKCS7, ct, sizeof(ct), &ct_len,
                           (const uint8_t *)msg, strlen(msg)) != AESIR_OK ||
-        aesir_cbc_decrypt(&k, iv, AESIR_PAD_PKCS7, pt, sizeof(pt), &pt_len, ct,
-                          ct_len) != AESIR_OK)
+        aesir_cbc_decrypt(&k, iv, AESIR_PAD_PKCS7, pt, sizeof(pt), &pt_len,
+                          ct, ct_len) != AESIR_OK)
         return 1;
     printf("%zu ciphertext bytes, %.*s, engine %s\n", ct_len, (int)pt_len,
            (const char *)pt, aesir_aes_engine(&k));
