@@ -241,7 +241,7 @@ GS_INLINE void gs_dec_iter(const uint8_t *rk, unsigned nr, __m512i base,
                            const uint8_t *pw, __m128i *acc, struct gs_acc *s,
                            unsigned G)
 {
-    __m512i x[GS_SV + 1], d[GS_SV + 1], hv[GS_SV + 1], o[GS_SV + 1];
+    __m512i x[GS_IMAX], d[GS_IMAX], hv[GS_IMAX], o[GS_IMAX];
 
     gs_ctr(base, v0, x, G);
     gs_in(d, in, r, whole, G);

@@ -10,8 +10,10 @@
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages with a 12-byte IV whose data
  * and additional data take at most 31 blocks together (medium ones, up
- * to GS_MEDIUM bytes, go to gs_medium in vaes_avx512_gcm_medium.h, in
- * stages of 4 vectors in a software pipeline; larger ones to the whole-message
+ * to GS_MEDIUM bytes, go to a software pipeline: gs_stage8 in
+ * vaes_avx512_gcm_stage8.h, stages of 8 vectors, past 512 bytes of
+ * decryption and 640 of encryption, gs_medium in vaes_avx512_gcm_medium.h,
+ * stages of 4, below; larger ones to the whole-message
  * kernel, aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
  * point takes every length):
  *
@@ -409,13 +411,41 @@ GS_MEDIUM_FN(gs_medium_enc, 0, 0)
 GS_MEDIUM_FN(gs_medium_enc_pre, 0, GS_PRE)
 #undef GS_MEDIUM_FN
 
+#include "vaes_avx512_gcm_stage8.h"
+
+/* Stages of 8 vectors (vaes_avx512_gcm_stage8.h), one function per
+ * direction, the rounds switched inside. */
+#define GS_STAGE8_FN(name, dec)                                                \
+    GS_FN __attribute__((noinline)) static void name(                          \
+        const uint8_t *rk, unsigned nr, const uint8_t *hk,                     \
+        const uint8_t iv[12], const uint8_t *aad, size_t aad_len,              \
+        uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16])          \
+    {                                                                          \
+        if (nr == 10)                                                          \
+            gs_stage8(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+        else if (nr == 12)                                                     \
+            gs_stage8(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+        else                                                                   \
+            gs_stage8(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+    }
+GS_STAGE8_FN(gs_stage8_enc, 0)
+GS_STAGE8_FN(gs_stage8_dec, 1)
+#undef GS_STAGE8_FN
+
+/* The medium kernels by direction and length: 8-vector stages from
+ * where they measured faster (GS_STAGE8_MIN, GS_STAGE8_ENC_MIN), the
+ * one-pass decryption and the first stage of GS_PRE below. */
 GS_FN static void gs_medium_body(const uint8_t *rk, unsigned nr,
                                  const uint8_t *hk, const uint8_t iv[12],
                                  const uint8_t *aad, size_t aad_len,
                                  uint8_t *out, const uint8_t *in, size_t len,
                                  uint8_t tag[16], int decrypt)
 {
-    if (decrypt && len > 64 * 7 && len <= GS_WIDE_DEC)
+    if (decrypt && len > GS_STAGE8_MIN)
+        gs_stage8_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (!decrypt && len > GS_STAGE8_ENC_MIN)
+        gs_stage8_enc(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (decrypt && len > 64 * 7 && len <= GS_WIDE_DEC)
         gs_wide_dec_body(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
     else if (decrypt)
         gs_medium_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
