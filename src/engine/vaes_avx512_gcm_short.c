@@ -257,16 +257,30 @@ GS_INLINE void gs_mul_add2(struct gs_acc *s, __m512i x, __m512i y,
         0x96);
 }
 
-/* The reduced sum of s (reflected): gs_reduce without an extra block. */
+/* The reduced sum of s (reflected): gs_reduce without an extra block.
+ * The middle corrected on all four lanes, the lanes halved to two, the
+ * two folds on those two lanes, then the two added (the reduction is
+ * linear; gx5_finish's order, ghash_x86_zmm.h): 15 instructions where
+ * folding each sum to one lane first took 19, and the medium kernels,
+ * which reduce once per stage, are bound by their instruction count on
+ * Zen 5. */
 GS_INLINE __m128i gs_reduce0(const struct gs_acc *s)
 {
-    __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
-    __m128i l = gs_fold(s->lo), h = gs_fold(s->hi);
-    __m128i md = _mm_ternarylogic_epi64(gs_fold(s->mid), l, h, 0x96);
-    md = _mm_ternarylogic_epi64(md, _mm_shuffle_epi32(l, 0x4e),
-                                _mm_clmulepi64_si128(l, c, 0x00), 0x96);
-    return _mm_ternarylogic_epi64(h, _mm_shuffle_epi32(md, 0x4e),
-                                  _mm_clmulepi64_si128(md, c, 0x00), 0x96);
+    const __m256i c = _mm256_set1_epi64x((long long)0xc200000000000000u);
+    const __m512i m4 = _mm512_ternarylogic_epi64(s->mid, s->lo, s->hi, 0x96);
+    const __m256i lo = _mm256_xor_si256(_mm512_castsi512_si256(s->lo),
+                                        _mm512_extracti64x4_epi64(s->lo, 1));
+    const __m256i hi = _mm256_xor_si256(_mm512_castsi512_si256(s->hi),
+                                        _mm512_extracti64x4_epi64(s->hi, 1));
+    __m256i md = _mm256_xor_si256(_mm512_castsi512_si256(m4),
+                                  _mm512_extracti64x4_epi64(m4, 1));
+    __m256i r;
+    md = _mm256_ternarylogic_epi64(md, _mm256_shuffle_epi32(lo, 0x4e),
+                                   _mm256_clmulepi64_epi128(lo, c, 0x00), 0x96);
+    r = _mm256_ternarylogic_epi64(hi, _mm256_shuffle_epi32(md, 0x4e),
+                                  _mm256_clmulepi64_epi128(md, c, 0x00), 0x96);
+    return _mm_xor_si128(_mm256_castsi256_si128(r),
+                         _mm256_extracti128_si256(r, 1));
 }
 
 /*
