@@ -484,7 +484,7 @@ gs_long(const void *rk, unsigned nr, const void *hk,
                        out, in, len, tag, decrypt);
 #if defined(__clang__)
         /* clang 14 spills keystream vectors of the medium and wide
-         * functions (frames of 248-1336 bytes, -fstack-usage); gcc
+         * functions (frames of 248-2296 bytes, -fstack-usage); gcc
          * 12's 64-72-byte frames hold no secret (test_residue) */
         aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
