@@ -10,8 +10,10 @@
  * state. Peers' short-message paths (intel-ipsec-mb) do everything in one
  * function; so does this one, for messages with a 12-byte IV whose data
  * and additional data take at most 31 blocks together (medium ones, up
- * to GS_MEDIUM bytes, go to gs_medium in vaes_avx512_gcm_medium.h, in
- * stages of 4 vectors in a software pipeline; larger ones to the whole-message
+ * to GS_MEDIUM bytes, go to a software pipeline: gs_stage8 in
+ * vaes_avx512_gcm_stage8.h, stages of 8 vectors, past 512 bytes of
+ * decryption and 640 of encryption, gs_medium in vaes_avx512_gcm_medium.h,
+ * stages of 4, below; larger ones to the whole-message
  * kernel, aesir_vaes_avx512_gcm_msg in vaes_avx512_gcm.c, so that this entry
  * point takes every length):
  *
@@ -255,16 +257,30 @@ GS_INLINE void gs_mul_add2(struct gs_acc *s, __m512i x, __m512i y,
         0x96);
 }
 
-/* The reduced sum of s (reflected): gs_reduce without an extra block. */
+/* The reduced sum of s (reflected): gs_reduce without an extra block.
+ * The middle corrected on all four lanes, the lanes halved to two, the
+ * two folds on those two lanes, then the two added (the reduction is
+ * linear; gx5_finish's order, ghash_x86_zmm.h): 15 instructions where
+ * folding each sum to one lane first took 19, and the medium kernels,
+ * which reduce once per stage, are bound by their instruction count on
+ * Zen 5. */
 GS_INLINE __m128i gs_reduce0(const struct gs_acc *s)
 {
-    __m128i c = _mm_set1_epi64x((long long)0xc200000000000000u);
-    __m128i l = gs_fold(s->lo), h = gs_fold(s->hi);
-    __m128i md = _mm_ternarylogic_epi64(gs_fold(s->mid), l, h, 0x96);
-    md = _mm_ternarylogic_epi64(md, _mm_shuffle_epi32(l, 0x4e),
-                                _mm_clmulepi64_si128(l, c, 0x00), 0x96);
-    return _mm_ternarylogic_epi64(h, _mm_shuffle_epi32(md, 0x4e),
-                                  _mm_clmulepi64_si128(md, c, 0x00), 0x96);
+    const __m256i c = _mm256_set1_epi64x((long long)0xc200000000000000u);
+    const __m512i m4 = _mm512_ternarylogic_epi64(s->mid, s->lo, s->hi, 0x96);
+    const __m256i lo = _mm256_xor_si256(_mm512_castsi512_si256(s->lo),
+                                        _mm512_extracti64x4_epi64(s->lo, 1));
+    const __m256i hi = _mm256_xor_si256(_mm512_castsi512_si256(s->hi),
+                                        _mm512_extracti64x4_epi64(s->hi, 1));
+    __m256i md = _mm256_xor_si256(_mm512_castsi512_si256(m4),
+                                  _mm512_extracti64x4_epi64(m4, 1));
+    __m256i r;
+    md = _mm256_ternarylogic_epi64(md, _mm256_shuffle_epi32(lo, 0x4e),
+                                   _mm256_clmulepi64_epi128(lo, c, 0x00), 0x96);
+    r = _mm256_ternarylogic_epi64(hi, _mm256_shuffle_epi32(md, 0x4e),
+                                  _mm256_clmulepi64_epi128(md, c, 0x00), 0x96);
+    return _mm_xor_si128(_mm256_castsi256_si128(r),
+                         _mm256_extracti128_si256(r, 1));
 }
 
 /*
@@ -409,13 +425,41 @@ GS_MEDIUM_FN(gs_medium_enc, 0, 0)
 GS_MEDIUM_FN(gs_medium_enc_pre, 0, GS_PRE)
 #undef GS_MEDIUM_FN
 
+#include "vaes_avx512_gcm_stage8.h"
+
+/* Stages of 8 vectors (vaes_avx512_gcm_stage8.h), one function per
+ * direction, the rounds switched inside. */
+#define GS_STAGE8_FN(name, dec)                                                \
+    GS_FN __attribute__((noinline)) static void name(                          \
+        const uint8_t *rk, unsigned nr, const uint8_t *hk,                     \
+        const uint8_t iv[12], const uint8_t *aad, size_t aad_len,              \
+        uint8_t *out, const uint8_t *in, size_t len, uint8_t tag[16])          \
+    {                                                                          \
+        if (nr == 10)                                                          \
+            gs_stage8(rk, 10, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+        else if (nr == 12)                                                     \
+            gs_stage8(rk, 12, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+        else                                                                   \
+            gs_stage8(rk, 14, hk, iv, aad, aad_len, out, in, len, tag, dec);   \
+    }
+GS_STAGE8_FN(gs_stage8_enc, 0)
+GS_STAGE8_FN(gs_stage8_dec, 1)
+#undef GS_STAGE8_FN
+
+/* The medium kernels by direction and length: 8-vector stages from
+ * where they measured faster (GS_STAGE8_MIN, GS_STAGE8_ENC_MIN), the
+ * one-pass decryption and the first stage of GS_PRE below. */
 GS_FN static void gs_medium_body(const uint8_t *rk, unsigned nr,
                                  const uint8_t *hk, const uint8_t iv[12],
                                  const uint8_t *aad, size_t aad_len,
                                  uint8_t *out, const uint8_t *in, size_t len,
                                  uint8_t tag[16], int decrypt)
 {
-    if (decrypt && len > 64 * 7 && len <= GS_WIDE_DEC)
+    if (decrypt && len > GS_STAGE8_MIN)
+        gs_stage8_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (!decrypt && len > GS_STAGE8_ENC_MIN)
+        gs_stage8_enc(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
+    else if (decrypt && len > 64 * 7 && len <= GS_WIDE_DEC)
         gs_wide_dec_body(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
     else if (decrypt)
         gs_medium_dec(rk, nr, hk, iv, aad, aad_len, out, in, len, tag);
@@ -440,7 +484,7 @@ gs_long(const void *rk, unsigned nr, const void *hk,
                        out, in, len, tag, decrypt);
 #if defined(__clang__)
         /* clang 14 spills keystream vectors of the medium and wide
-         * functions (frames of 248-1336 bytes, -fstack-usage); gcc
+         * functions (frames of 248-2296 bytes, -fstack-usage); gcc
          * 12's 64-72-byte frames hold no secret (test_residue) */
         aesir_wipe_stack(GS_MEDIUM_STACK);
 #endif
