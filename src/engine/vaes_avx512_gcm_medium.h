@@ -331,6 +331,39 @@ GS_INLINE const uint8_t *gs_powers(const uint8_t *hk, size_t t, size_t n,
 }
 
 /*
+ * The start of a medium or wide message (its three kernels): base, IV
+ * || 0 whitened with K_0 in every lane, from which the data's counters
+ * are one add away; e, J0 = IV || 1 (E_K(J0) masks the tag);
+ * the sums s cleared and the additional data hashed and reduced (in GCM
+ * order; zero when there is none), which is returned.
+ */
+GS_INLINE __m128i gs_begin(const uint8_t *rk, const uint8_t *hk,
+                           const uint8_t iv[12], const uint8_t *aad,
+                           size_t aad_len, struct gs_acc *s, __m512i *base,
+                           __m128i *e)
+{
+    const unsigned a = (unsigned)((aad_len + 15) / 16);
+    __m128i j0, acc = _mm_setzero_si128();
+    uint32_t w2;
+
+    memcpy(&w2, iv + 8, 4);
+    j0 = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)iv),
+                          (int)w2, 2);
+    *base = _mm512_xor_si512(_mm512_broadcast_i32x4(j0), gs_rk(rk, 0));
+    *e = _mm_insert_epi32(j0, 0x01000000, 3);
+    s->lo = s->hi = s->mid = _mm512_setzero_si512();
+    if (a != 0) {
+        for (unsigned i = 0; i < a; i += 4)
+            gs_mul_add(s,
+                       gs_load(aad + 16 * i, aad_len - 16 * i,
+                               gs_mask(aad_len, i / 4)),
+                       hk + 16 * (GS_POWERS - a + i));
+        acc = gs_next(s, hk);
+    }
+    return acc;
+}
+
+/*
  * Encryption's first stage, when pre = GS_PRE (a constant once inlined):
  * the first GS_PRE vectors through the rounds alone, their products
  * beside the rounds of the rest's first stage; the rest (len - 64 GS_PRE
@@ -368,7 +401,6 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 {
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
-    unsigned a = (unsigned)((aad_len + 15) / 16);
     /* the rest after the first stage of pre vectors (encryption) */
     const size_t pb = 64 * (size_t)pre;
     uint8_t *const out0 = out;
@@ -378,9 +410,8 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     unsigned gl;
     size_t lg;
     struct gs_acc s;
-    __m128i j0, e, acc = _mm_setzero_si128(); /* GCM order */
+    __m128i e, acc; /* GCM order */
     __m512i base, o[GS_IMAX];
-    uint32_t w2;
 
     /* in and out may be NULL when len is 0 (GMAC with long additional
      * data comes here): NULL + 0 is undefined in C (clang's UBSan,
@@ -396,20 +427,7 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     if (!decrypt && gl == 1 && S >= 2)
         S--, nl += GS_SB, gl += GS_SV;
     lg = S >= 2 && GS_SB + nl <= 31 ? S - 2 : S - 1;
-    memcpy(&w2, iv + 8, 4);
-    j0 = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)iv),
-                          (int)w2, 2);
-    base = _mm512_xor_si512(_mm512_broadcast_i32x4(j0), gs_rk(rk, 0));
-    e = _mm_insert_epi32(j0, 0x01000000, 3);
-    s.lo = s.hi = s.mid = _mm512_setzero_si512();
-    if (a != 0) {
-        for (unsigned i = 0; i < a; i += 4)
-            gs_mul_add(&s,
-                       gs_load(aad + 16 * i, aad_len - 16 * i,
-                               gs_mask(aad_len, i / 4)),
-                       hk + 16 * (GS_POWERS - a + i));
-        acc = gs_next(&s, hk);
-    }
+    acc = gs_begin(rk, hk, iv, aad, aad_len, &s, &base, &e);
     if (S == 0) {
         /* no data: E_K(J0) alone; the additional data's hash goes with
          * the length block */

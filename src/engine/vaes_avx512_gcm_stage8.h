@@ -72,7 +72,6 @@ GS_INLINE void gs_stage8(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 {
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
-    const unsigned a = (unsigned)((aad_len + 15) / 16);
     /* k whole stages of 8 vectors before the last; the last stage's
      * blocks nl (1..32) and vectors gl */
     const size_t k = (len - 1) / GS_S8BYTES;
@@ -80,24 +79,10 @@ GS_INLINE void gs_stage8(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     unsigned gl = (unsigned)((nl + 3) / 4), hp = 8;
     const uint8_t *pl, *prev;
     struct gs_acc s;
-    __m128i j0, e, acc = _mm_setzero_si128(); /* GCM order */
+    __m128i e, acc; /* GCM order */
     __m512i base, o[GS_IMAX];
-    uint32_t w2;
 
-    memcpy(&w2, iv + 8, 4);
-    j0 = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)iv),
-                          (int)w2, 2);
-    base = _mm512_xor_si512(_mm512_broadcast_i32x4(j0), gs_rk(rk, 0));
-    e = _mm_insert_epi32(j0, 0x01000000, 3);
-    s.lo = s.hi = s.mid = _mm512_setzero_si512();
-    if (a != 0) {
-        for (unsigned i = 0; i < a; i += 4)
-            gs_mul_add(&s,
-                       gs_load(aad + 16 * i, aad_len - 16 * i,
-                               gs_mask(aad_len, i / 4)),
-                       hk + 16 * (GS_POWERS - a + i));
-        acc = gs_next(&s, hk);
-    }
+    acc = gs_begin(rk, hk, iv, aad, aad_len, &s, &base, &e);
     if (decrypt) {
         for (t = 0; t < k; t++) {
             gs_dec_iter(rk, nr, base, 8 * t, NULL, out + GS_S8BYTES * t,

@@ -57,7 +57,6 @@ GS_INLINE void gs_wide_dec(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 {
     const __m128i len_blk = _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                                            (long long)((uint64_t)len * 8));
-    const unsigned a = (unsigned)((aad_len + 15) / 16);
     const unsigned n = (unsigned)((len + 15) / 16);
     /* a constant once inlined (so the vectors stay in registers): the
      * second group at most 7 vectors, 29 blocks with the length block */
@@ -65,24 +64,10 @@ GS_INLINE void gs_wide_dec(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     const uint8_t *pw1 = hk + 16 * (size_t)(GS_POWERS - 4 * G1);
     const uint8_t *pw2 = hk + 16 * (size_t)(GS_POWERS - (n - 4 * G1 + 1));
     struct gs_acc s;
-    __m128i j0, e, acc = _mm_setzero_si128(); /* GCM order */
+    __m128i e, acc; /* GCM order */
     __m512i base, x[GS_IMAX + 1], d[GS_IMAX + 1];
-    uint32_t w2;
 
-    memcpy(&w2, iv + 8, 4);
-    j0 = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(const void *)iv),
-                          (int)w2, 2);
-    base = _mm512_xor_si512(_mm512_broadcast_i32x4(j0), gs_rk(rk, 0));
-    e = _mm_insert_epi32(j0, 0x01000000, 3);
-    s.lo = s.hi = s.mid = _mm512_setzero_si512();
-    if (a != 0) {
-        for (unsigned i = 0; i < a; i += 4)
-            gs_mul_add(&s,
-                       gs_load(aad + 16 * i, aad_len - 16 * i,
-                               gs_mask(aad_len, i / 4)),
-                       hk + 16 * (GS_POWERS - a + i));
-        acc = gs_next(&s, hk);
-    }
+    acc = gs_begin(rk, hk, iv, aad, aad_len, &s, &base, &e);
     gs_in(d, in, len, 0, G);
     gs_wide_hash(&s, d, gs_add_acc(d[0], acc), 0, G1, pw1);
     acc = gs_next(&s, hk);
