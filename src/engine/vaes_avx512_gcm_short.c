@@ -616,6 +616,15 @@ GS_FN int aesir_vaes_avx512_gcm_short(const void *rk, unsigned nr,
                                       const struct aesir_gcm_msg *m)
 {
     size_t len = m->len, aad_len = m->aad_len;
+    /* the commonest case first, in fewer tests: at most one vector of
+     * data and one of additional data */
+    if ((len | aad_len) <= 64) {
+        if (gs_tail_crosses(m->in, len) | gs_tail_crosses(m->out, len) |
+            gs_tail_crosses(m->aad, aad_len))
+            return gs_run_safe(rk, nr, hk, m);
+        /* no data: in and out may be NULL, not to be touched */
+        return len == 0 ? gs_run0(rk, nr, hk, m) : gs_run1(rk, nr, hk, m);
+    }
     /* the data, the additional data and the length block within the 32
      * powers: one sum, one reduction */
     if (len > 16 * GS_DATA || aad_len > 16 * (GS_POWERS - 1) ||
