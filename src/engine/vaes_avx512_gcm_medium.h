@@ -499,7 +499,8 @@ GS_INLINE void gs_medium(const uint8_t *rk, unsigned nr, const uint8_t *hk,
 #undef LAST
     }
 done:
-    acc = gs_reduce(&s, hk, len_blk);
+    gs_len_add(&s, hk, len_blk);
+    acc = gs_reduce0(&s);
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(gs_swap(acc), e));
 }
 

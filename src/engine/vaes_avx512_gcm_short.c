@@ -312,23 +312,27 @@ GS_INLINE __m128i gs_reduce(const struct gs_acc *s, const uint8_t *hk,
 }
 
 /*
- * The sums started with the length block t (reflected) times H, the last
- * power (entry GS_POWERS - 1) -- the lengths are known before any data,
- * so these products run beside the first rounds, and the end needs only
- * gs_reduce0 (15 instructions) where adding t there took gs_reduce (29)
- * and lengthened the tag's dependency chain. The Karatsuba middle of t
- * with the halves table's entry, as gs_mul_add does; lanes 1-3 zero.
+ * Adds the length block t (reflected) times H, the last power (entry
+ * GS_POWERS - 1), into the sums, whose end then needs only gs_reduce0
+ * (15 instructions) where adding t there took gs_reduce (29) and
+ * lengthened the tag's dependency chain. The lengths are known before
+ * any data, so where the sums are fresh (zero: the XORs fold away) these
+ * products run beside the first rounds. The Karatsuba middle of t with
+ * the halves table's entry, as gs_mul_add does; lanes 1-3 add nothing.
  */
-GS_INLINE void gs_len_init(struct gs_acc *s, const uint8_t *hk, __m128i t)
+GS_INLINE void gs_len_add(struct gs_acc *s, const uint8_t *hk, __m128i t)
 {
     const uint8_t *p = hk + 16 * (GS_POWERS - 1);
     __m128i k = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i kh =
         _mm_loadu_si128((const __m128i *)(const void *)(p + GX_VP512_HALVES));
-    s->lo = _mm512_zextsi128_si512(_mm_clmulepi64_si128(t, k, 0x00));
-    s->hi = _mm512_zextsi128_si512(_mm_clmulepi64_si128(t, k, 0x11));
-    s->mid = _mm512_zextsi128_si512(_mm_clmulepi64_si128(
-        _mm_xor_si128(t, _mm_shuffle_epi32(t, 0x4e)), kh, 0x00));
+    s->lo = _mm512_xor_si512(
+        s->lo, _mm512_zextsi128_si512(_mm_clmulepi64_si128(t, k, 0x00)));
+    s->hi = _mm512_xor_si512(
+        s->hi, _mm512_zextsi128_si512(_mm_clmulepi64_si128(t, k, 0x11)));
+    s->mid = _mm512_xor_si512(
+        s->mid, _mm512_zextsi128_si512(_mm_clmulepi64_si128(
+                    _mm_xor_si128(t, _mm_shuffle_epi32(t, 0x4e)), kh, 0x00)));
 }
 
 /*
@@ -353,9 +357,10 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     __m512i ks[8];
     __m128i ekj0, y;
 
-    gs_len_init(&s, hk,
-                _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
-                               (long long)((uint64_t)len * 8)));
+    s.lo = s.hi = s.mid = _mm512_setzero_si512();
+    gs_len_add(&s, hk,
+               _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
+                              (long long)((uint64_t)len * 8)));
     gs_keystream(rk, nr, iv, ks, G, &ekj0);
     /* aad1: at most one vector of additional data, no loop (with one,
      * gcc ran out of registers, spilled two scalars and so realigned

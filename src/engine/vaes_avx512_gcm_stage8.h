@@ -98,6 +98,7 @@ GS_INLINE void gs_stage8(const uint8_t *rk, unsigned nr, const uint8_t *hk,
         }
         r = len - off;
         pl = hk + 16 * (GS_POWERS - (nl + 1));
+        gs_len_add(&s, hk, len_blk);
 #define LAST(g)                                                                \
     gs_dec_iter(rk, nr, base, v0, &e, out + off, in + off, r, 0, pl, &acc, &s, \
                 g)
@@ -132,6 +133,7 @@ GS_INLINE void gs_stage8(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     gs_enc_iter(rk, nr, base, v0, &e, out + off, in + off, r, 0, prev, hk,     \
                 &acc, &s, o, g, 8);                                            \
     acc = gs_next(&s, hk);                                                     \
+    gs_len_add(&s, hk, len_blk);                                               \
     gs_hash_out(o, g, pl, acc, &s)
             GS_LAST8(gl, LAST)
 #undef LAST
@@ -139,10 +141,11 @@ GS_INLINE void gs_stage8(const uint8_t *rk, unsigned nr, const uint8_t *hk,
             gs_enc_iter(rk, nr, base, v0, &e, out + off, in + off, r, 0, prev,
                         hk + 16 * 4, &acc, &s, o, 1, 7);
             acc = gs_next(&s, hk);
+            gs_len_add(&s, hk, len_blk);
             gs_hash_out(o, 1, pl, acc, &s);
         }
     }
-    acc = gs_reduce(&s, hk, len_blk);
+    acc = gs_reduce0(&s);
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(gs_swap(acc), e));
 }
 

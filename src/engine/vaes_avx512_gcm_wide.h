@@ -71,6 +71,7 @@ GS_INLINE void gs_wide_dec(const uint8_t *rk, unsigned nr, const uint8_t *hk,
     gs_in(d, in, len, 0, G);
     gs_wide_hash(&s, d, gs_add_acc(d[0], acc), 0, G1, pw1);
     acc = gs_next(&s, hk);
+    gs_len_add(&s, hk, len_blk);
     gs_wide_hash(&s, d, gs_add_acc(d[G1], acc), G1, G, pw2);
     gs_ctr(base, 0, x, G);
     e = _mm_xor_si128(e, _mm_load_si128((const __m128i *)(const void *)rk));
@@ -85,7 +86,7 @@ GS_INLINE void gs_wide_dec(const uint8_t *rk, unsigned nr, const uint8_t *hk,
                           : _mm512_aesenclast_epi128(x[g], k);
     }
     gs_out(x, d, x, out, len, 0, G);
-    acc = gs_reduce(&s, hk, len_blk);
+    acc = gs_reduce0(&s);
     _mm_storeu_si128((__m128i *)(void *)tag, _mm_xor_si128(gs_swap(acc), e));
 }
 
