@@ -30,7 +30,9 @@
  * that, not the limit row's throughput figure.
  *
  * x86-64 only (VAES + AVX-512F, VPCLMULQDQ for bound/gcm; AES-NI for
- * bound/chain), checked by probe(); elsewhere nothing is registered.
+ * bound/chain), checked by probe() with the limit row's CPUID and XCR0
+ * tests (bench_limit_features); on other architectures nothing is
+ * registered.
  * Not verified (verify.c: no output to check), not counted as a peer
  * (output.c, perf_doc.py), no key setup figures (keysetup.c).
  */
@@ -196,26 +198,29 @@ static unsigned nr_index(unsigned nr)
     return (nr - 10) / 2;
 }
 
-static int has_vaes512(void)
+/* The limit row's CPUID and XCR0 checks (limit.c), so that a bound impl
+ * runs exactly where the limit row measures its instructions. */
+static int present(int clmul, int width)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vaes");
+    int p[2][BENCH_LIMIT_WIDTHS];
+
+    bench_limit_features(p);
+    return p[clmul][width];
 }
 
 static int probe_aes(void)
 {
-    return has_vaes512();
+    return present(0, BENCH_LIMIT_ZMM);
 }
 
 static int probe_gcm(void)
 {
-    return has_vaes512() && __builtin_cpu_supports("vpclmulqdq");
+    return present(0, BENCH_LIMIT_ZMM) && present(1, BENCH_LIMIT_ZMM);
 }
 
 static int probe_chain(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("aes") && __builtin_cpu_supports("sse4.1");
+    return present(0, BENCH_LIMIT_XMM);
 }
 
 static int key_ok(enum bench_op op, unsigned key_bits)

@@ -868,6 +868,15 @@ static void compute_bounds(struct bench_limit *l)
 
 /* ---- the API -------------------------------------------------------- */
 
+void bench_limit_features(int present[2][BENCH_LIMIT_WIDTHS])
+{
+#if LIMIT_X86
+    cpu_features(present);
+#else
+    memset(present, 0, 2 * BENCH_LIMIT_WIDTHS * sizeof(int));
+#endif
+}
+
 void bench_limit_gcm_mix(unsigned nr, uint64_t iters, uint8_t *state,
                          const uint8_t *in)
 {

@@ -143,6 +143,14 @@ struct bench_limit {
 int bench_limit_run(struct bench_limit *out, int verbose);
 
 /*
+ * bench_limit_features -- what the limit row measures here:
+ * present[0][w] the AES instructions at width w (enum bench_limit_w),
+ * present[1][w] the carry-less multiply; from CPUID, and XCR0 for the
+ * OS's support of the registers (all 0 off x86-64).
+ */
+void bench_limit_features(int present[2][BENCH_LIMIT_WIDTHS]);
+
+/*
  * bench_limit_gcm_mix -- the GCM bound's kernel (limit.c, gcm_kernel_<nr>)
  * for iters iterations of 64 blocks: the instruction mix the limit row
  * times, exported so that bench/impl_bound.c's bound/gcm runs exactly it

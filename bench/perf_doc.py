@@ -515,7 +515,7 @@ def targets(data, ks):
     return ["", "## Speed targets", "",
             "The speed targets of the hardware engines (issue 5), each "
             "checked in this run: the default engine here (`%s`) against "
-            "the limit row or the fastest peer measured in the same run. "
+            "a bound or the fastest peer measured in the same run. "
             "GB/s unless marked; the ratio is ours divided by the figure "
             "compared with, or for a bound the fraction of it reached: "
             "against the same run's bound row (`bound/aes`, `bound/chain`: "
