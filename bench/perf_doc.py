@@ -71,13 +71,16 @@ BOUND_NOTE = (
     "the start of the grid, is used only where a run has no bound row "
     "(and for GCM messages that are not a multiple of 1 KiB): the core "
     "clock of the Zen 5 VM drifts 3.2-4.4 GHz within minutes, which "
-    "moved shares of unchanged code 3-7 points between runs. A bound row "
-    "is a bound row's own figure in the tables (its GB/s), never a peer.")
+    "moved shares of unchanged code 3-7 points between runs. In the "
+    "tables a bound row shows its own figures (the GB/s of the bound's "
+    "instructions); it is never a peer.")
 
 
 CLOCK_NOTE = (
     "Without a core cycle counter a fraction of a bound is a ratio of TSC "
-    "cycles, which assumes the clock of the limit row. aesir-bench also "
+    "cycles: against a same-run bound row, both timed at one clock; "
+    "against the limit row, it assumes the limit row's clock. "
+    "aesir-bench also "
     "records an add-chain estimate of the core clock before and after "
     "every row (core_per_tick in results.json); it is not used: on the "
     "Zen 5 VM of 2026-11-27 it read 2-6% above the limit row's while "
@@ -272,7 +275,6 @@ def tables(data, cpb, limit=None):
             op, col, mb_size = mb_group(op), r.get("messages", 1), r["size"]
         res[(op, r["key_bits"])][(r["impl"], col)] = r
         columns[op].add(col)
-        r["_op"] = r["op"]
     order = [i["name"] for i in data["impls"]]
     groups = {i["name"]: i["group"] for i in data["impls"]}
     # the AES bound; for gcm-enc and gcm-dec the GCM bound; none for gmac
@@ -334,7 +336,7 @@ def tables(data, cpb, limit=None):
                     b = cells.get((best[s], s)) if best[s] else None
                     vs.append("%sx" % fmt3(c["gbps"] / b["gbps"])
                               if c and b else "-")
-                    fr, src = share_of(c, flat, bound_kind(op), c["_op"],
+                    fr, src = share_of(c, flat, bound_kind(op), c["op"],
                                        bits, c["size"],
                                        obounds.get(bits)) if c else (None,
                                                                      None)
@@ -633,7 +635,8 @@ def gcm_targets(data, gcm, sw, ks):
         "perf-doc`: `aesir-bench --impls aesir/default,<the GCM peers "
         "with their hardware paths> --ops gcm-enc,gcm-dec --keys 128,256 "
         "--sizes 63,64,500,512,576,1420,4095,4096,16384,1048576 --passes "
-        "3 --no-limit`, with bound/gcm, tables below), so each ratio, odd lengths "
+        "3 --no-limit`, with bound/gcm, tables below), so each ratio, odd "
+        "lengths "
         "included, is a same-run one; GMAC from the grid; the GCM bound "
         "is the same run's `bound/gcm` row (the limit row's instruction "
         "mix of GCM blocks, timed in that run), else the limit row's. GCM "
