@@ -106,7 +106,7 @@ speed-check: all
 # The bounds are also rows of each run (bench/impl_bound.c): the grid has
 # every impl, bound/aes, bound/gcm and bound/chain among them; the GCM and
 # modes runs name theirs (GCM_IMPLS, MODES_IMPLS), so that perf_doc.py
-# judges the bound targets by same-run cells (docs/BENCHMARK.md, Bounds).
+# judges the bound targets by same-run cells (docs/BENCHMARK.md).
 # SODIUM_CURRENT (above) puts the current libsodium, the AEGIS peer, into
 # the peer cache first.
 KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc

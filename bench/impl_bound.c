@@ -5,7 +5,7 @@
  * run, op, key size and message size -- two figures taken a few
  * milliseconds apart -- instead of an aesir cell against the limit row,
  * which is measured once at the start of the grid while this VM's core
- * clock drifts 3.2-4.4 GHz within minutes (docs/BENCHMARK.md, "Bounds").
+ * clock drifts 3.2-4.4 GHz within minutes (docs/BENCHMARK.md).
  *
  *   bound/aes    the AES-instruction bound (bench_op_bound_kind() ==
  *                BOUND_AES): ceil(bytes / 64) zmm vectors x nr
