@@ -348,8 +348,7 @@ static void same_run_check(struct bench_run *r)
                                        r->impls[i].impl->name,
                                        bench_op_name((enum bench_op)op),
                                        bench_key_bits(k),
-                                       bench_op_size(r, (enum bench_op)op,
-                                                     si),
+                                       bench_op_size(r, (enum bench_op)op, si),
                                        100 * fr, r->impls[b].impl->name);
                     }
         }

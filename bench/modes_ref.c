@@ -45,8 +45,8 @@ static long ref_impl(const struct bench_run *r, enum bench_op op, unsigned k)
     /* never a bound impl (bench.h): it writes no output */
     for (size_t i = 0; i < r->nimpls; i++) {
         const struct bench_impl_state *s = &r->impls[i];
-        if (s->usable && (s->claimed[k] >> op & 1) &&
-            !(s->dropped >> op & 1) && !bench_impl_is_bound(s->impl))
+        if (s->usable && (s->claimed[k] >> op & 1) && !(s->dropped >> op & 1) &&
+            !bench_impl_is_bound(s->impl))
             return (long)i;
     }
     return -1;

@@ -352,9 +352,8 @@ static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
     fprintf(f, "\n");
 }
 
-double bench_same_run_fraction(const struct bench_run *r, size_t i,
-                               size_t b, enum bench_op op, unsigned k,
-                               size_t si)
+double bench_same_run_fraction(const struct bench_run *r, size_t i, size_t b,
+                               enum bench_op op, unsigned k, size_t si)
 {
     const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
     const struct bench_cell *x = bench_cell_at(r, b, op, k, si);
@@ -391,8 +390,8 @@ static void print_same_run_lines(const struct bench_run *r, FILE *f, size_t i,
         snprintf(label, sizeof(label), "  of %s", r->impls[b].impl->name);
         fprintf(f, "%-*s", NAME_W, label);
         for (size_t x = 0; x < ncols; x++) {
-            double fr = bench_same_run_fraction(r, i, b, cols[x].op, k,
-                                                cols[x].si);
+            double fr =
+                bench_same_run_fraction(r, i, b, cols[x].op, k, cols[x].si);
             if (fr < 0)
                 snprintf(cell, sizeof(cell), "- ");
             else
