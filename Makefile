@@ -103,13 +103,17 @@ speed-check: all
 # the block modes, multi-buffer and GCM ops (`--ops blocks`; `make
 # speed-full` runs everything), so the whole stays under ~25 minutes.
 # Only the grid measures the limit row (perf_doc.py reads it from there).
+# The bounds are also rows of each run (bench/impl_bound.c): the grid has
+# every impl, bound/aes, bound/gcm and bound/chain among them; the GCM and
+# modes runs name theirs (GCM_IMPLS, MODES_IMPLS), so that perf_doc.py
+# judges the bound targets by same-run cells (docs/BENCHMARK.md).
 # SODIUM_CURRENT (above) puts the current libsodium, the AEGIS peer, into
 # the peer cache first.
 KEYSETUP_IMPLS = aesir/aesni,aesir/vaes-avx2,aesir/vaes-avx512,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl,wolfssl,mbedtls,boringssl,aws-lc
-GCM_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
+GCM_IMPLS = aesir/default,bound/gcm,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 GCM_SIZES = 63,64,500,512,576,1420,4095,4096,16384,1048576
 GCM_SW_DISABLE = aesni,pclmul,vaes,vpclmul,gfni
-MODES_IMPLS = aesir/default,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
+MODES_IMPLS = aesir/default,bound/aes,bound/gcm,bound/chain,openssl,gcrypt,nettle,sodium,ipsec-mb,bearssl-x86ni,wolfssl,mbedtls,boringssl,aws-lc
 MODES_SIZES = 16,32,64,256,576,1024,4096,16384,1048576
 perf-doc:
 	@sh bench/speed-deps.sh

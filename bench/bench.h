@@ -220,7 +220,7 @@ void bench_mb_iv(const uint8_t iv[16], unsigned j, uint8_t out[16]);
 struct bench_impl {
     const char *name;  /* row label, e.g. "aesir/ttable", "openssl",
                           "openssl-noaesni", "bearssl-ct64" */
-    const char *group; /* "aesir" or "peer" */
+    const char *group; /* "aesir", "peer" or BENCH_GROUP_BOUND */
     /* Non-zero when this impl can run here (library initialised, CPU
      * has what it needs). Called once, before anything else. May print
      * why not to stderr. */
@@ -252,6 +252,18 @@ struct bench_impl {
 };
 
 /*
+ * Group "bound" (bench/impl_bound.c: bound/aes, bound/gcm, bound/chain):
+ * the limit row's bounds as impls, timed in the same cells and rounds as
+ * the others so that a share of a bound is a same-run ratio. A bound impl
+ * executes the bound's instructions for len bytes and touches neither in
+ * nor out, so it is NOT verified (verify.c marks its claimed ops verified
+ * without comparing anything), has no key setup figures (keysetup.c), is
+ * never a peer (not the best peer of a column, output.c and
+ * perf_doc.py), and is not held to the limit row's bound (main.c).
+ */
+#define BENCH_GROUP_BOUND "bound"
+
+/*
  * Registration: each adapter file exports one function
  *     void bench_register_<lib>(bench_add_fn add);
  * that calls add() once per impl it provides (impls must stay valid for
@@ -272,5 +284,6 @@ void bench_register_mbedtls(bench_add_fn add);   /* peer_mbedtls.c */
 void bench_register_boringssl(bench_add_fn add); /* peer_boringssl.c */
 void bench_register_awslc(bench_add_fn add);     /* peer_awslc.c */
 void bench_register_ghash(bench_add_fn add);     /* impl_ghash.c */
+void bench_register_bound(bench_add_fn add);     /* impl_bound.c */
 
 #endif /* AESIR_BENCH_H */

@@ -342,6 +342,11 @@ const struct bench_impl *bench_impl_at(size_t i)
     return i < impl_list_n ? impl_list[i] : NULL;
 }
 
+int bench_impl_is_bound(const struct bench_impl *im)
+{
+    return im->group != NULL && strcmp(im->group, BENCH_GROUP_BOUND) == 0;
+}
+
 void bench_config_default(struct bench_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));

@@ -63,6 +63,9 @@ int bench_key_index(unsigned key_bits);
 void bench_add(const struct bench_impl *impl);
 size_t bench_impl_count(void);
 const struct bench_impl *bench_impl_at(size_t i);
+/* Non-zero for a bound impl (group BENCH_GROUP_BOUND, bench.h): not
+ * verified, no key setups, never a peer. */
+int bench_impl_is_bound(const struct bench_impl *im);
 
 /* registry.c (aesir-bench only): every adapter compiled in, in a fixed
  * order, handed to add; and what the build found and did not find. */

@@ -27,6 +27,10 @@ static int keysetup_op(const struct bench_run *r, size_t i, unsigned k,
     const enum bench_op *list = kind == BENCH_KS_GCM ? gcm : kind ? dec : enc;
     size_t n = kind == BENCH_KS_GCM ? 1 : kind ? 2 : 5;
 
+    /* a bound impl has no key schedule (bench.h: group "bound") */
+    if (bench_impl_is_bound(s->impl))
+        return -1;
+
     for (size_t j = 0; j < n; j++)
         if ((s->claimed[k] >> list[j] & 1) && !(s->dropped >> list[j] & 1) &&
             (kind == BENCH_KS_GCM || bench_op_decrypts(list[j]) == kind))

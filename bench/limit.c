@@ -868,6 +868,36 @@ static void compute_bounds(struct bench_limit *l)
 
 /* ---- the API -------------------------------------------------------- */
 
+void bench_limit_features(int present[2][BENCH_LIMIT_WIDTHS])
+{
+#if LIMIT_X86
+    cpu_features(present);
+#else
+    memset(present, 0, 2 * BENCH_LIMIT_WIDTHS * sizeof(int));
+#endif
+}
+
+void bench_limit_gcm_mix(unsigned nr, uint64_t iters, uint8_t *state,
+                         const uint8_t *in)
+{
+#if LIMIT_X86
+    /* the kernels' loop is dec/jnz: 0 iterations would be 2^64 */
+    if (iters == 0)
+        return;
+    if (nr == 10)
+        gcm_kernel_10(state, in, iters);
+    else if (nr == 12)
+        gcm_kernel_12(state, in, iters);
+    else if (nr == 14)
+        gcm_kernel_14(state, in, iters);
+#else
+    (void)nr;
+    (void)iters;
+    (void)state;
+    (void)in;
+#endif
+}
+
 int bench_limit_run(struct bench_limit *out, int verbose)
 {
     double t0 = now_ns();

@@ -31,6 +31,7 @@
 #ifndef AESIR_BENCH_LIMIT_H
 #define AESIR_BENCH_LIMIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Index of a vector width in the aes/aes_last/clmul arrays. */
@@ -140,6 +141,26 @@ struct bench_limit {
  * could not be allocated (the instruction rows are still filled in).
  */
 int bench_limit_run(struct bench_limit *out, int verbose);
+
+/*
+ * bench_limit_features -- what the limit row measures here:
+ * present[0][w] the AES instructions at width w (enum bench_limit_w),
+ * present[1][w] the carry-less multiply; from CPUID, and XCR0 for the
+ * OS's support of the registers (all 0 off x86-64).
+ */
+void bench_limit_features(int present[2][BENCH_LIMIT_WIDTHS]);
+
+/*
+ * bench_limit_gcm_mix -- the GCM bound's kernel (limit.c, gcm_kernel_<nr>)
+ * for iters iterations of 64 blocks: the instruction mix the limit row
+ * times, exported so that bench/impl_bound.c's bound/gcm runs exactly it
+ * in the grid's cells. state: 16 x 64 bytes (the AES chains, loaded and
+ * stored back), in: 4 x 64 bytes (round key, data, GHASH sources); nr 10,
+ * 12 or 14. Needs VAES, VPCLMULQDQ and AVX-512F (the caller checks);
+ * nothing on other architectures, or when iters is 0.
+ */
+void bench_limit_gcm_mix(unsigned nr, uint64_t iters, uint8_t *state,
+                         const uint8_t *in);
 
 /* bench_limit_print -- the human-readable block for the terminal. */
 void bench_limit_print(const struct bench_limit *l, FILE *f);

@@ -7,7 +7,8 @@
  * public API, and GCM against gcm_ref.c. The new modes have no
  * bench-side reimplementation: their reference is one impl of the run,
  * chosen per op in a fixed order -- aesir/ref when the mode is compiled
- * into aesir, else the first of the peers below that claims the op --
+ * into aesir, else the first of the peers below that claims the op, else
+ * the first impl claiming it that is not a bound impl (bench.h) --
  * and every other impl (other libraries, every aesir engine) must give
  * the same bytes. Two independent implementations agreeing is the check;
  * a wrong reference makes every other impl of the op mismatch, loudly.
@@ -41,9 +42,11 @@ static long ref_impl(const struct bench_run *r, enum bench_op op, unsigned k)
                 strcmp(s->impl->name, ref_order[n]) == 0)
                 return (long)i;
         }
+    /* never a bound impl (bench.h): it writes no output */
     for (size_t i = 0; i < r->nimpls; i++) {
         const struct bench_impl_state *s = &r->impls[i];
-        if (s->usable && (s->claimed[k] >> op & 1) && !(s->dropped >> op & 1))
+        if (s->usable && (s->claimed[k] >> op & 1) && !(s->dropped >> op & 1) &&
+            !bench_impl_is_bound(s->impl))
             return (long)i;
     }
     return -1;

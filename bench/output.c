@@ -7,9 +7,12 @@
  * per key size, a column per number of messages in flight. The best peer of
  * each column is marked with
  * '*'; under every aesir row, a line gives aesir's speed relative to that
- * best peer (2.00x = twice as fast) and, when the limit row exists, the
- * fraction of the AES-instruction bound it reaches (100% = at the bound;
- * above 100% would mean the bound is wrong).
+ * best peer (2.00x = twice as fast), per bound impl with a cell in the
+ * table (bench.h: group "bound", never a peer) the fraction of that
+ * same-run bound it reaches ("of bound/aes": the bound's cycles / aesir's
+ * of the same cell) and, when the limit row exists, the fraction of the
+ * limit row's bound (100% = at the bound; above 100% would mean the bound
+ * is wrong).
  */
 #include "output.h"
 
@@ -211,7 +214,8 @@ struct column {
     long best; /* the fastest peer in the column, or -1 */
 };
 
-/* best_peer -- index of the fastest peer in column c, or -1. */
+/* best_peer -- index of the fastest peer in column c, or -1 (aesir's and
+ * the bound impls' rows are not peers). */
 static long best_peer(const struct bench_run *r, const struct column *c,
                       unsigned k)
 {
@@ -221,7 +225,8 @@ static long best_peer(const struct bench_run *r, const struct column *c,
     for (size_t i = 0; i < r->nimpls; i++) {
         const struct bench_cell *x = bench_cell_at(r, i, c->op, k, c->si);
         double v;
-        if (is_aesir(r->impls[i].impl) || !x->valid)
+        if (is_aesir(r->impls[i].impl) ||
+            bench_impl_is_bound(r->impls[i].impl) || !x->valid)
             continue;
         v = bench_cell_gbps(r, x, c->size);
         if (best < 0 || v > bv) {
@@ -347,7 +352,58 @@ static void print_impl_row(const struct bench_run *r, FILE *f, size_t i,
     fprintf(f, "\n");
 }
 
-/* The lines under an aesir row: vs best peer, and of the bound. */
+double bench_same_run_fraction(const struct bench_run *r, size_t i, size_t b,
+                               enum bench_op op, unsigned k, size_t si)
+{
+    const struct bench_cell *c = bench_cell_at(r, i, op, k, si);
+    const struct bench_cell *x = bench_cell_at(r, b, op, k, si);
+    size_t bytes = bench_op_size(r, op, si) * bench_op_messages(op);
+
+    if (!c->valid || !x->valid || c->ticks <= 0)
+        return -1;
+    /* bound/gcm runs whole 64-block (1 KiB) iterations: a bound only for
+     * whole iterations */
+    if (bench_op_bound_kind(op) == BOUND_GCM && bytes % 1024 != 0)
+        return -1;
+    if (r->clock.perf_ok && c->core > 0 && x->core > 0)
+        return x->core / c->core;
+    return x->ticks / c->ticks;
+}
+
+/* print_same_run_lines -- under aesir row i, per bound impl with a cell
+ * in the table, the fraction of that same-run bound reached (bench.h:
+ * group "bound"): "  of bound/aes". */
+static void print_same_run_lines(const struct bench_run *r, FILE *f, size_t i,
+                                 const struct column *cols, size_t ncols,
+                                 unsigned k)
+{
+    char cell[40], v[32], label[40];
+
+    for (size_t b = 0; b < r->nimpls; b++) {
+        int any = 0;
+        if (!bench_impl_is_bound(r->impls[b].impl))
+            continue;
+        for (size_t x = 0; x < ncols; x++)
+            any |= bench_cell_at(r, b, cols[x].op, k, cols[x].si)->valid;
+        if (!any)
+            continue;
+        snprintf(label, sizeof(label), "  of %s", r->impls[b].impl->name);
+        fprintf(f, "%-*s", NAME_W, label);
+        for (size_t x = 0; x < ncols; x++) {
+            double fr =
+                bench_same_run_fraction(r, i, b, cols[x].op, k, cols[x].si);
+            if (fr < 0)
+                snprintf(cell, sizeof(cell), "- ");
+            else
+                snprintf(cell, sizeof(cell), "%s%% ", fmt3(100 * fr, v));
+            fprintf(f, "%*s", COL_W, cell);
+        }
+        fprintf(f, "\n");
+    }
+}
+
+/* The lines under an aesir row: vs best peer, of each same-run bound
+ * impl, and of the limit row's bound. */
 static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
                               const struct column *cols, size_t ncols,
                               unsigned k, const struct bench_bound *b)
@@ -379,6 +435,7 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
         }
         fprintf(f, "\n");
     }
+    print_same_run_lines(r, f, i, cols, ncols, k);
     if (bound_of(b, cols[0].op, &gb, &core, &tsc)) {
         fprintf(f, "%-*s", NAME_W, bound_label(cols[0].op, 1));
         for (size_t x = 0; x < ncols; x++) {

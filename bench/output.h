@@ -82,6 +82,14 @@ double bench_bound_fraction(const struct bench_run *r,
                             const struct bench_cell *c, enum bench_op op,
                             size_t size, unsigned key_index,
                             const struct bench_bound *b);
+/* bench_same_run_fraction -- the fraction of bound impl b's cell (same
+ * run, op, key index, size index) that impl i's cell reaches: b's cycles
+ * / i's cycles per message (core cycles when perf gave them for both,
+ * else TSC ticks); < 0 when either cell is missing, or for a GCM-bound
+ * op whose bytes are not whole 1 KiB iterations of bound/gcm. */
+double bench_same_run_fraction(const struct bench_run *r, size_t i, size_t b,
+                               enum bench_op op, unsigned key_index,
+                               size_t size_index);
 /* bench_print_notes -- mismatches and failures; nothing when none. */
 void bench_print_notes(const struct bench_run *r, FILE *f);
 

@@ -56,9 +56,31 @@ def fmt3(v):
     return "%.0f" % v
 
 
+BOUND_NOTE = (
+    "Bounds are timed as rows of the same run: `bound/aes` executes the "
+    "AES-instruction bound's instructions for each cell's bytes "
+    "(ceil(bytes/64) zmm vectors x nr vaesenc/vaesenclast in 16 "
+    "independent chains), `bound/gcm` the limit row's GCM mix kernel "
+    "(ceil(bytes/1024) iterations of 64 blocks), `bound/chain` one "
+    "dependent chain of nr aesenc per 16-byte block (the one-chain "
+    "latency bound, also cbc-enc's); none touches memory (bench/"
+    "impl_bound.c, docs/BENCHMARK.md). They are interleaved round by "
+    "round with aesir and the peers, so a share of a bound is bound "
+    "cycles / aesir cycles of one op, key size and size measured "
+    "milliseconds apart, at one clock. The limit row, measured once at "
+    "the start of the grid, is used only where a run has no bound row "
+    "(and for GCM messages that are not a multiple of 1 KiB): the core "
+    "clock of the Zen 5 VM drifts 3.2-4.4 GHz within minutes, which "
+    "moved shares of unchanged code 3-7 points between runs. In the "
+    "tables a bound row shows its own figures (the GB/s of the bound's "
+    "instructions); it is never a peer.")
+
+
 CLOCK_NOTE = (
     "Without a core cycle counter a fraction of a bound is a ratio of TSC "
-    "cycles, which assumes the clock of the limit row. aesir-bench also "
+    "cycles: against a same-run bound row, both timed at one clock; "
+    "against the limit row, it assumes the limit row's clock. "
+    "aesir-bench also "
     "records an add-chain estimate of the core clock before and after "
     "every row (core_per_tick in results.json); it is not used: on the "
     "Zen 5 VM of 2026-11-27 it read 2-6% above the limit row's while "
@@ -80,6 +102,42 @@ def bound_share(c, b):
     if c.get("cpb_tsc") and b.get("cpb_tsc"):
         return b["cpb_tsc"] / c["cpb_tsc"]
     return c["gbps"] / b["gbps"]
+
+
+# The bound impls (bench/impl_bound.c, group "bound"): each bound kind's
+# instructions timed as a row of the run itself.
+BOUND_IMPL = {"ctr": "bound/aes", "gcm": "bound/gcm", "chain": "bound/chain"}
+
+
+def not_peer(group):
+    """aesir's rows and the bound rows are never "the fastest peer"."""
+    return group in ("aesir", "bound")
+
+
+def same_run_bound(cells, kind, op, bits, size):
+    """The bound impl's cell for kind ("ctr", "gcm", "chain") in the same
+    run, op, key size and message size, or None. cells: {(impl, op, bits,
+    size): cell}. bound/gcm runs whole 64-block iterations of the GCM mix,
+    so its cell is the bound only where the message is a multiple of
+    1 KiB; elsewhere None (the limit row's bound is used)."""
+    name = BOUND_IMPL.get(kind or "")
+    if name is None or (kind == "gcm" and size % 1024):
+        return None
+    return cells.get((name, op, bits, size))
+
+
+def share_of(c, cells, kind, op, bits, size, limit_bound):
+    """(fraction, what it was compared with) for cell c against its bound:
+    the same run's bound impl cell when there is one, else the limit row's
+    bound (limit_bound, may be None); (None, None) without either."""
+    b = same_run_bound(cells, kind, op, bits, size)
+    if b:
+        return bound_share(c, b), "%s %s (same run)" % (
+            BOUND_IMPL[kind], fmt3(b["gbps"]))
+    if limit_bound:
+        return bound_share(c, limit_bound), "limit row %s" % fmt3(
+            limit_bound["gbps"])
+    return None, None
 
 
 def limit_block(dirname):
@@ -158,14 +216,17 @@ def header(meta, limit):
         "per call with a fresh IV, key setup excluded. Cycles per byte are "
         "%s. **Bold**: the best peer of a column; under each aesir row, "
         "*vs best peer* is aesir's speed divided by that peer's, and *of "
-        "bound* the fraction of the limit row's bound it reaches (the AES "
+        "bound* the fraction of the bound it reaches (the AES "
         "bound; for gcm-enc and gcm-dec, GCM-SIV and XAES-256-GCM the GCM "
         "bound; for CMAC, CCM and SIV the one-chain latency bound; none for "
-        "gmac, ghash, KW and AEGIS). %s ~ marks a figure measured while "
+        "gmac, ghash, KW and AEGIS), from the same run's bound row where "
+        "there is one (a figure marked L comes from the limit row). %s %s "
+        "~ marks a figure measured while "
         "the machine was busy (fewer than half its rounds clean in every "
         "pass)."
         % ("core cycles (perf)" if meta["perf_core_cycles"] else
-           "TSC cycles (no core cycle counter here)", CLOCK_NOTE),
+           "TSC cycles (no core cycle counter here)", BOUND_NOTE,
+           CLOCK_NOTE),
     ]
     if limit:
         lines += ["", "## Limit row", "", "```", limit, "```"]
@@ -206,6 +267,8 @@ def tables(data, cpb, limit=None):
     res = defaultdict(dict)  # (op, bits) -> {(impl, column): row}
     columns = defaultdict(set)  # op -> columns
     mb_size = None
+    flat = {(r["impl"], r["op"], r["key_bits"], r["size"]): r
+            for r in data["results"]}
     for r in data["results"]:
         op, col = r["op"], r["size"]
         if mb_group(op):
@@ -236,7 +299,7 @@ def tables(data, cpb, limit=None):
             best = {}
             for s in sizes:
                 peers = [(c["gbps"], i) for (i, sz), c in cells.items()
-                         if sz == s and groups.get(i) != "aesir"]
+                         if sz == s and not not_peer(groups.get(i))]
                 best[s] = max(peers)[1] if peers else None
             unit = ("core cycles/byte" if core else "TSC cycles/byte") \
                 if cpb else "GB/s"
@@ -267,20 +330,26 @@ def tables(data, cpb, limit=None):
                 out.append("| %s | %s |" % (impl, " | ".join(row)))
                 if groups.get(impl) != "aesir" or cpb:
                     continue
-                vs, ofb = [], []
+                vs, ofb, anyb = [], [], False
                 for s in sizes:
                     c = cells.get((impl, s))
                     b = cells.get((best[s], s)) if best[s] else None
                     vs.append("%sx" % fmt3(c["gbps"] / b["gbps"])
                               if c and b else "-")
-                    bd = obounds.get(bits)
-                    if c and bd:
-                        ofb.append("%s%%" % fmt3(100 * bound_share(c, bd)))
+                    fr, src = share_of(c, flat, bound_kind(op), c["op"],
+                                       bits, c["size"],
+                                       obounds.get(bits)) if c else (None,
+                                                                     None)
+                    if fr is not None:
+                        ofb.append("%s%%%s" % (
+                            fmt3(100 * fr),
+                            "" if src.endswith("(same run)") else " L"))
                     else:
                         ofb.append("-")
+                    anyb = anyb or fr is not None
                 if any(best.values()):  # no row where no peer runs the op
                     out.append("| *vs best peer* | %s |" % " | ".join(vs))
-                if obounds:
+                if anyb:
                     out.append("| *of bound* | %s |" % " | ".join(ofb))
     return out
 
@@ -357,7 +426,7 @@ def targets(data, ks):
     def peer(op, bits, size, only=None):
         c = [(r["gbps"], i) for (i, o, b, sz), r in cell.items()
              if o == op and b == bits and sz == size
-             and groups.get(i) != "aesir" and (only is None or i == only)]
+             and not not_peer(groups.get(i)) and (only is None or i == only)]
         return max(c) if c else None
 
     rows = []
@@ -385,13 +454,13 @@ def targets(data, ks):
     # Throughput near the bound, and at least the fastest peer.
     for op in ("ctr", "ecb-enc", "ecb-dec", "cbc-dec"):
         for size in ((16384, 1 << 20) if op != "cbc-dec" else (16384,)):
-            c, b = mine(op, 128, size), bounds.get(128)
-            if c and b:
-                fr = bound_share(c, b)
+            c = mine(op, 128, size)
+            fr, src = share_of(c, cell, "ctr", op, 128, size,
+                               bounds.get(128)) if c else (None, None)
+            if fr is not None:
                 add("%s AES-128 %s" % (op, size_label(size)),
                     "within 1.1x of the bound (90.9%)", fmt3(c["gbps"]),
-                    "bound %s" % fmt3(b["gbps"]), "%s%%" % fmt3(100 * fr),
-                    fr * 1.1 >= 1)
+                    src, "%s%%" % fmt3(100 * fr), fr * 1.1 >= 1)
             vs_peer(op, 128, size, 1.0, "at least the fastest peer")
     for op, size in (("cbc-dec", 576), ("cfb128-dec", 576), ("ctr", 64),
                      ("ctr", 576)):
@@ -400,7 +469,15 @@ def targets(data, ks):
     lat, ghz = limit.get("aes_latency"), limit.get("core_ghz")
     for bits, nr in ((128, 10), (256, 14)):
         c = mine("cbc-enc", bits, 16384)
-        if c and lat and ghz:
+        b = same_run_bound(cell, "chain", "cbc-enc", bits, 16384)
+        if c and b:
+            fr = bound_share(c, b)
+            add("cbc-enc AES-%d 16 KiB" % bits,
+                "within 1.05x of the latency bound (95.2%)", fmt3(c["gbps"]),
+                "bound/chain %s (same run: %d dependent rounds a block)" % (
+                    fmt3(b["gbps"]), nr),
+                "%s%%" % fmt3(100 * fr), fr * 1.05 >= 1)
+        elif c and lat and ghz:
             bound = ghz * 16 / (nr * lat)
             fr = bound_share(c, {"cpb_core": nr * lat / 16.0,
                                  "gbps": bound})
@@ -426,7 +503,7 @@ def targets(data, ks):
                 c = kr.get((me, bits, d))
                 p = [(k["setups_per_sec"], k["impl"])
                      for (i, b, dd), k in kr.items()
-                     if b == bits and dd == d and kg.get(i) != "aesir"]
+                     if b == bits and dd == d and not not_peer(kg.get(i))]
                 if not c or not p:
                     continue
                 p = max(p)
@@ -440,12 +517,16 @@ def targets(data, ks):
     return ["", "## Speed targets", "",
             "The speed targets of the hardware engines (issue 5), each "
             "checked in this run: the default engine here (`%s`) against "
-            "the limit row or the fastest peer measured in the same run. "
+            "a bound or the fastest peer measured in the same run. "
             "GB/s unless marked; the ratio is ours divided by the figure "
-            "compared with, or for a bound the fraction of it reached. "
+            "compared with, or for a bound the fraction of it reached: "
+            "against the same run's bound row (`bound/aes`, `bound/chain`: "
+            "bound cycles / aesir cycles of the same cell) where the run "
+            "has one, else the limit row. "
             "Ratios within a few percent of 1 are parity: they move by "
-            "about that much from run to run on this shared machine. The "
-            "bound fractions assume the limit row's core clock (above)." % me,
+            "about that much from run to run on this shared machine. Only "
+            "the limit-row fractions assume the limit row's core clock "
+            "(above)." % me,
             "",
             "| target cell | asks | aesir | against | ratio | |",
             "|---|---|---:|---|---:|---|"] + rows
@@ -502,12 +583,13 @@ def gcm_targets(data, gcm, sw, ks):
         for op in ("gcm-enc", "gcm-dec"):
             for size in (16384, 1 << 20):
                 vs_peer(cells, groups, op, bits, size, 1.15)
-                c, b = mine(cells, op, bits, size), bounds.get(bits)
-                if c and b:
-                    fr = bound_share(c, b)
+                c = mine(cells, op, bits, size)
+                fr, src = share_of(c, cells, "gcm", op, bits, size,
+                                   bounds.get(bits)) if c else (None, None)
+                if fr is not None:
                     add("%s AES-%d %s" % (op, bits, size_label(size)),
                         "85% of the GCM bound", fmt3(c["gbps"]),
-                        "GCM bound %s" % fmt3(b["gbps"]),
+                        "GCM bound: " + src,
                         "%s%%" % fmt3(100 * fr), fr >= 0.85)
             for size, need in ((576, 1.2), (1420, 1.2), (64, 1.3)):
                 vs_peer(cells, groups, op, bits, size, need)
@@ -553,10 +635,12 @@ def gcm_targets(data, gcm, sw, ks):
         "perf-doc`: `aesir-bench --impls aesir/default,<the GCM peers "
         "with their hardware paths> --ops gcm-enc,gcm-dec --keys 128,256 "
         "--sizes 63,64,500,512,576,1420,4095,4096,16384,1048576 --passes "
-        "3 --no-limit`, tables below), so each ratio, odd lengths "
+        "3 --no-limit`, with bound/gcm, tables below), so each ratio, odd "
+        "lengths "
         "included, is a same-run one; GMAC from the grid; the GCM bound "
-        "is the limit row's (the instruction mix of one GCM block on this "
-        "CPU). GCM key setup is the key-setup process's `gcm` kind (the "
+        "is the same run's `bound/gcm` row (the limit row's instruction "
+        "mix of GCM blocks, timed in that run), else the limit row's. GCM "
+        "key setup is the key-setup process's `gcm` kind (the "
         "schedule and the hash key with whatever powers or tables the "
         "library precomputes: libsodium's beforenm computes only H and "
         "leaves the powers to each message, BearSSL has no powers). "
@@ -630,15 +714,15 @@ def modes_targets(modes, grid):
         c, b = mine(op, bits, size), bounds[kind].get(bits)
         name = "AES bound" if kind == "ctr" else "one-chain bound"
         asks = "%g%% of the %s" % (100 * need, name)
-        if not c or not b:
+        fr, src = share_of(c, cells, kind, op, bits, size, b) if c else \
+            (None, None)
+        if fr is None:
             add(label(op, bits, size), asks, fmt3(c["gbps"]) if c else "-",
                 name + (" %s" % fmt3(b["gbps"]) if b else " (no limit row)"),
                 "-", None)
             return
-        fr = bound_share(c, b)
         add(label(op, bits, size), asks, fmt3(c["gbps"]),
-            "%s %s" % (name, fmt3(b["gbps"])), "%s%%" % fmt3(100 * fr),
-            fr >= need)
+            "%s: %s" % (name, src), "%s%%" % fmt3(100 * fr), fr >= need)
 
     def vs_own(op, bits, size, other, obits, need):
         c, o = mine(op, bits, size), mine(other, obits, size)
@@ -680,10 +764,11 @@ def modes_targets(modes, grid):
         "", "### Issue 19's modes", "",
         "aesir's figure is `aesir/default` (the default engine, and the "
         "default GHASH engine for GCM-SIV), from the modes run (`%s`, "
-        "tables below): every ratio is a same-run one. Bounds from the "
-        "grid's limit row: the AES-instruction bound for XTS and OCB3, the "
-        "one-chain latency bound (AES rounds x aesenc latency per block, "
-        "one CBC-MAC chain) for CMAC and CCM. `sodium` is the current "
+        "tables below): every ratio is a same-run one. Bounds: the same "
+        "run's bound rows, `bound/aes` (the AES-instruction bound) for XTS "
+        "and OCB3 and `bound/chain` (the one-chain latency bound: nr "
+        "dependent AES rounds per block, one CBC-MAC chain) for CMAC and "
+        "CCM, else the grid's limit row. `sodium` is the current "
         "libsodium (built from the libsodium-sys-stable crate's source) "
         "when the peer cache has it, else Debian's 1.0.18, which has no "
         "AEGIS (then: no row). Missed targets: docs/modes/<mode>.md says "
@@ -793,7 +878,8 @@ def main():
                   "XAES-256-GCM with aesir's default engine and every peer "
                   "that has them: `%s`. Conventions per op (nonce and tag "
                   "sizes, how a key size maps to XTS and SIV keys): "
-                  "bench/bench.h. Bounds from the grid's limit row."
+                  "bench/bench.h. Bounds from this run's bound rows, else "
+                  "the grid's limit row (L)."
                   % modes_data["meta"]["command"]]
         lines += tables(modes_data, cpb=False, limit=data.get("limit"))
     if sw_data:

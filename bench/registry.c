@@ -1,6 +1,7 @@
 /*
  * registry.c -- every adapter compiled into aesir-bench, in one fixed
- * order: aesir's engines first, then the peers. A peer is here only when
+ * order: aesir's engines first, then the bounds (with the limit row,
+ * whose GCM kernel bound/gcm runs), then the peers. A peer is here only when
  * bench/CMakeLists.txt found its library and its adapter file, and then
  * defined BENCH_HAVE_<LIB>; bench_peers.h (generated at configure time)
  * says which peers were found and why the others were not.
@@ -23,6 +24,9 @@ void bench_register_all(bench_add_fn add)
 {
     bench_register_aesir(add);
     bench_register_ghash(add); /* impl_ghash.c: GHASH engines, cell-table16 */
+#ifdef BENCH_HAVE_LIMIT
+    bench_register_bound(add); /* impl_bound.c: the bounds as rows */
+#endif
 #ifdef BENCH_HAVE_OPENSSL
     bench_register_openssl(add);
 #endif
