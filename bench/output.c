@@ -370,6 +370,18 @@ double bench_same_run_fraction(const struct bench_run *r, size_t i, size_t b,
     return x->ticks / c->ticks;
 }
 
+/* One column's share of a bound, "87.3% ", or "- " when fr < 0 (no
+ * cell). */
+static void print_share_cell(FILE *f, double fr)
+{
+    char cell[40], v[32];
+    if (fr < 0)
+        snprintf(cell, sizeof(cell), "- ");
+    else
+        snprintf(cell, sizeof(cell), "%s%% ", fmt3(100 * fr, v));
+    fprintf(f, "%*s", COL_W, cell);
+}
+
 /* print_same_run_lines -- under aesir row i, per bound impl with a cell
  * in the table, the fraction of that same-run bound reached (bench.h:
  * group "bound"): "  of bound/aes". */
@@ -377,7 +389,7 @@ static void print_same_run_lines(const struct bench_run *r, FILE *f, size_t i,
                                  const struct column *cols, size_t ncols,
                                  unsigned k)
 {
-    char cell[40], v[32], label[40];
+    char label[40];
 
     for (size_t b = 0; b < r->nimpls; b++) {
         int any = 0;
@@ -390,13 +402,8 @@ static void print_same_run_lines(const struct bench_run *r, FILE *f, size_t i,
         snprintf(label, sizeof(label), "  of %s", r->impls[b].impl->name);
         fprintf(f, "%-*s", NAME_W, label);
         for (size_t x = 0; x < ncols; x++) {
-            double fr =
-                bench_same_run_fraction(r, i, b, cols[x].op, k, cols[x].si);
-            if (fr < 0)
-                snprintf(cell, sizeof(cell), "- ");
-            else
-                snprintf(cell, sizeof(cell), "%s%% ", fmt3(100 * fr, v));
-            fprintf(f, "%*s", COL_W, cell);
+            print_share_cell(
+                f, bench_same_run_fraction(r, i, b, cols[x].op, k, cols[x].si));
         }
         fprintf(f, "\n");
     }
@@ -442,14 +449,9 @@ static void print_aesir_lines(const struct bench_run *r, FILE *f, size_t i,
             const struct column *col = &cols[x];
             const struct bench_cell *c =
                 bench_cell_at(r, i, col->op, k, col->si);
-            double fr =
-                c->valid ? bench_bound_fraction(r, c, col->op, col->size, k, b)
-                         : -1;
-            if (fr < 0)
-                snprintf(cell, sizeof(cell), "- ");
-            else
-                snprintf(cell, sizeof(cell), "%s%% ", fmt3(100 * fr, v));
-            fprintf(f, "%*s", COL_W, cell);
+            print_share_cell(f, c->valid ? bench_bound_fraction(r, c, col->op,
+                                                                col->size, k, b)
+                                         : -1);
         }
         fprintf(f, "\n");
     }
