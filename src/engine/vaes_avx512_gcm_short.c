@@ -375,14 +375,23 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
                    pw + 16 * i);
     GS_UNROLL
     for (unsigned g = 0; g < G; g++) {
-        __mmask64 k = gs_mask(len, g);
-        __m512i x = safe ? gs_load(in + 64 * g, len - 64 * g, k)
-                         : _mm512_maskz_loadu_epi8(k, in + 64 * g);
-        __m512i o = _mm512_maskz_mov_epi8(k, _mm512_xor_si512(x, ks[g]));
-        if (safe)
-            gs_store(out + 64 * g, len - 64 * g, k, o);
-        else
-            _mm512_mask_storeu_epi8(out + 64 * g, k, o);
+        __m512i x, o;
+        if (g + 1 < G || len % 64 == 0) {
+            /* a whole vector (only the last can be partial): plain
+             * accesses, no mask to make */
+            x = _mm512_loadu_si512((const void *)(in + 64 * g));
+            o = _mm512_xor_si512(x, ks[g]);
+            _mm512_storeu_si512((void *)(out + 64 * g), o);
+        } else {
+            __mmask64 k = gs_mask(len, g);
+            x = safe ? gs_load(in + 64 * g, len - 64 * g, k)
+                     : _mm512_maskz_loadu_epi8(k, in + 64 * g);
+            o = _mm512_maskz_mov_epi8(k, _mm512_xor_si512(x, ks[g]));
+            if (safe)
+                gs_store(out + 64 * g, len - 64 * g, k, o);
+            else
+                _mm512_mask_storeu_epi8(out + 64 * g, k, o);
+        }
         gs_mul_add(&s, decrypt ? x : o, pw + 16 * (a + 4 * g));
     }
     y = _mm_shuffle_epi8(
