@@ -362,7 +362,7 @@ GS_INLINE void gs_run(const uint8_t *rk, unsigned nr, const uint8_t *hk,
                _mm_set_epi64x((long long)((uint64_t)aad_len * 8),
                               (long long)((uint64_t)len * 8)));
     gs_keystream(rk, nr, iv, ks, G, &ekj0);
-    /* aad1: at most one vector of additional data, no loop (with one,
+    /* aad1: at most one vector of additional data, no loop (with a loop
      * gcc ran out of registers, spilled two scalars and so realigned
      * the frame to 64 bytes and saved 6 registers: 1-2 TSC cycles of a
      * 64-byte open) */
@@ -577,12 +577,12 @@ gs_run_safe(const void *rk, unsigned nr, const void *hk,
 }
 
 /*
- * One function per vector count G (0..8) of the one-reduction path with
- * plain masked accesses and at most 64 bytes of additional data, each
- * with the engine's signature, so that the entry point reaches it with
- * a jump and a 64-byte message saves only the registers its own
- * instance uses. The rounds are unrolled for each
- * key size (nr a constant in each copy): the loop over a variable nr
+ * One function per vector count G (0..8) of the one-reduction path
+ * without the page-crossing copies and with at most 64 bytes of
+ * additional data, each with the engine's signature, so that the entry
+ * point reaches it with a jump and a 64-byte message saves only the
+ * registers its own instance uses. The rounds are unrolled for each key
+ * size (nr a constant in each copy): the loop over a variable nr
  * took 8 instructions a round (counter, index, broadcast, 2 rounds, a
  * move, compare, branch), the unrolled rounds 3; at 64 bytes the call
  * is bound by its instruction count, not by a latency chain.
